@@ -1,0 +1,11 @@
+//! Cutoff: a UCI chess engine built to show what alpha-beta pruning buys.
+
+pub mod bench;
+pub mod epd;
+pub mod eval;
+pub mod perft;
+pub mod position;
+pub mod reference;
+pub mod search;
+pub mod types;
+pub mod uci;

@@ -1,0 +1,46 @@
+use std::process::ExitCode;
+
+use clap::{Parser, Subcommand};
+use cutoff::{bench, epd, perft, reference, uci};
+
+/// Cutoff: a UCI chess engine. With no subcommand it speaks UCI on stdin/stdout.
+#[derive(Parser, Debug)]
+#[command(name = "cutoff", version, about, long_about = None)]
+struct Cli {
+    #[command(subcommand)]
+    command: Option<Command>,
+}
+
+#[derive(Subcommand, Debug)]
+enum Command {
+    /// Speak UCI on stdin/stdout (the default).
+    Uci,
+    /// Count the leaf nodes of the legal move tree to a depth.
+    Perft(perft::Args),
+    /// Check every position of a perft EPD suite (`D1 n; D2 n; ...`).
+    PerftSuite(perft::SuiteArgs),
+    /// Run an EPD test suite (bm/am/c0) under a search limit.
+    Epd(epd::Args),
+    /// Fixed-depth search of built-in positions: `<N> nodes <M> nps` (OpenBench's signature).
+    Bench(bench::Args),
+    /// Minimax and alpha-beta on a bracketed game tree, showing what was pruned.
+    Tree(reference::tree::Args),
+    /// Minimax against alpha-beta with several move orderings on a chess position.
+    Compare(reference::compare::Args),
+}
+
+fn main() -> ExitCode {
+    let cli = Cli::parse();
+    match cli.command {
+        None | Some(Command::Uci) => {
+            uci::run();
+            ExitCode::SUCCESS
+        }
+        Some(Command::Perft(args)) => perft::run(args),
+        Some(Command::PerftSuite(args)) => perft::run_suite(args),
+        Some(Command::Epd(args)) => epd::run(args),
+        Some(Command::Bench(args)) => bench::run(args),
+        Some(Command::Tree(args)) => reference::tree::run(args),
+        Some(Command::Compare(args)) => reference::compare::run(args),
+    }
+}
