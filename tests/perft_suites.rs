@@ -33,7 +33,11 @@ fn suite(file: &str, max_depth: Option<u32>) -> SuiteReport {
 
 fn assert_passes(report: &SuiteReport, positions: usize) {
     assert!(report.errors.is_empty(), "unreadable: {:?}", report.errors);
-    assert!(report.mismatches.is_empty(), "mismatches: {:#?}", report.mismatches);
+    assert!(
+        report.mismatches.is_empty(),
+        "mismatches: {:#?}",
+        report.mismatches
+    );
     assert_eq!(report.positions, positions);
 }
 
@@ -76,7 +80,10 @@ fn startpos_depth_5_matches_known_count() {
 
 #[test]
 fn kiwipete_depth_4_matches_known_count() {
-    assert_eq!(perft(&position(KIWIPETE, CastlingMode::Standard), 4), 4_085_603);
+    assert_eq!(
+        perft(&position(KIWIPETE, CastlingMode::Standard), 4),
+        4_085_603
+    );
 }
 
 #[test]
@@ -178,7 +185,10 @@ fn perft_suite_reports_mismatches_and_bad_lines_and_fails() {
     assert!(out.contains("MISMATCH line 1:"), "{out}");
     assert!(out.contains("depth 2 expected 2040 found 2039"), "{out}");
     assert!(out.contains("ERROR line 2:"), "{out}");
-    assert!(out.contains("2 positions, 3 counts checked, 1 mismatches, 1 unreadable"), "{out}");
+    assert!(
+        out.contains("2 positions, 3 counts checked, 1 mismatches, 1 unreadable"),
+        "{out}"
+    );
     std::fs::remove_dir_all(&dir).unwrap();
 }
 
