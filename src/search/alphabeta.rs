@@ -6,6 +6,7 @@ use shakmaty::{Chess, Move, Position};
 
 use super::ordering::{is_tactical, History, MovePicker};
 use super::worker::Worker;
+use super::TtPolicy;
 use crate::eval::evaluate;
 use crate::position::{child_key, Key};
 use crate::tt::PackedMove;
@@ -46,7 +47,12 @@ impl Worker<'_> {
         if let Some(hit) = self.tt.probe(key, ply) {
             self.stats.tt_hits += 1;
             tt_move = hit.mv;
-            if hit.depth >= depth {
+            let deep_enough = match self.tt_policy {
+                TtPolicy::Cutoffs => hit.depth >= depth,
+                TtPolicy::SameDepthCutoffs => hit.depth == depth,
+                TtPolicy::MoveOnly => false,
+            };
+            if deep_enough {
                 let settles = match hit.bound {
                     Bound::Exact => true,
                     Bound::Lower => hit.score >= beta,

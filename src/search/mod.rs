@@ -137,6 +137,19 @@ impl SearchOutcome {
     }
 }
 
+/// How the search may use what the transposition table returns.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum TtPolicy {
+    /// A stored result at least as deep as needed settles the node (normal play).
+    #[default]
+    Cutoffs,
+    /// Only a result of exactly the needed depth settles the node. The search then returns the
+    /// same fixed-depth value as without a table, which the tests use to check the table.
+    SameDepthCutoffs,
+    /// The table only orders moves (its move goes first); it never settles a node.
+    MoveOnly,
+}
+
 /// A root move with what the last iteration learnt about it.
 #[derive(Clone, Debug)]
 struct RootMove {
@@ -157,6 +170,7 @@ pub struct Searcher {
     pub multipv: usize,
     /// Subtracted from every time budget for GUI and pipe latency (UCI `Move Overhead`).
     pub move_overhead: Duration,
+    pub tt_policy: TtPolicy,
 }
 
 impl Searcher {
@@ -168,6 +182,7 @@ impl Searcher {
             hash_mb,
             multipv: 1,
             move_overhead: Duration::from_millis(DEFAULT_MOVE_OVERHEAD_MS),
+            tt_policy: TtPolicy::default(),
         }
     }
 
@@ -234,6 +249,7 @@ impl Searcher {
             may_stop: false,
             node_limit: limits.nodes.unwrap_or(u64::MAX),
             budget: TimeBudget::new(limits, self.move_overhead, root_moves.len()),
+            tt_policy: self.tt_policy,
         };
 
         let mut outcome = SearchOutcome {

@@ -9,6 +9,7 @@ use super::ordering::{History, Killers};
 use super::pv::PvTable;
 use super::stats::Stats;
 use super::time::TimeBudget;
+use super::TtPolicy;
 use crate::params::POLL_INTERVAL_NODES;
 use crate::position::Key;
 use crate::tt::TranspositionTable;
@@ -85,6 +86,7 @@ pub(super) struct Worker<'a> {
     pub may_stop: bool,
     pub node_limit: u64,
     pub budget: Option<TimeBudget>,
+    pub tt_policy: TtPolicy,
 }
 
 impl Worker<'_> {
