@@ -226,6 +226,31 @@ impl PerftTable {
     }
 }
 
+/// `go perft <depth>` inside the UCI loop, in Stockfish's format: `<move>: <count>` per root
+/// move in the game's castling notation, a blank line, `Nodes searched: <total>`, then the
+/// speed as an `info string`. Uses every core and no hash table (exact, and nothing to size).
+pub fn uci_perft(game: &crate::position::Game, depth: u32) {
+    use crate::uci::engine::send;
+    let start = Instant::now();
+    let moves = divide(&game.root, depth, default_threads(), 0);
+    let total: u64 = if depth == 0 {
+        1
+    } else {
+        moves.iter().map(|(_, n)| n).sum()
+    };
+    let elapsed = start.elapsed();
+    for (m, n) in &moves {
+        send(&format!("{}: {n}", game.uci(*m)));
+    }
+    send("");
+    send(&format!("Nodes searched: {total}"));
+    send(&format!(
+        "info string perft {total} nodes in {} ms ({:.1} Mnps)",
+        elapsed.as_millis(),
+        mnps(total, elapsed)
+    ));
+}
+
 /// The number of threads to use when none is given: every core.
 pub fn default_threads() -> usize {
     std::thread::available_parallelism().map_or(1, |n| n.get())
