@@ -499,7 +499,7 @@ pub fn run(args: Args) -> ExitCode {
             Ok(None) => {}
             Err(e) => {
                 unreadable += 1;
-                println!("SKIP line {line}: {e}");
+                eprintln!("SKIP line {line}: {e}");
             }
         }
     }

@@ -231,9 +231,11 @@ fn epd_command_prints_rows_in_input_order_and_skips_bad_lines() {
     assert!(out.status.success());
     let stdout = String::from_utf8(out.stdout).unwrap();
     let lines: Vec<&str> = stdout.lines().collect();
-    assert!(lines[0].starts_with("SKIP line 2:"), "{stdout}");
-    assert!(lines[1].starts_with("STS(v1.0) Undermine.001"), "{stdout}");
-    assert!(lines[2].starts_with("WAC.274"), "{stdout}");
+    let stderr = String::from_utf8(out.stderr).unwrap();
+    assert!(stderr.contains("SKIP line 2:"), "{stderr}");
+    assert!(lines[0].starts_with("STS(v1.0) Undermine.001"), "{stdout}");
+    assert!(lines[1].starts_with("WAC.274"), "{stdout}");
+    assert_eq!(lines.len(), 3, "{stdout}");
     let summary = lines.last().unwrap();
     assert!(summary.contains("/2 "), "{summary}");
     assert!(summary.contains("/10 "), "{summary}");
