@@ -191,9 +191,10 @@ impl Searcher {
     }
 
     /// Re-allocates the transposition table (emptying it).
-    pub fn resize_hash(&mut self, mb: usize) {
-        self.tt.resize(mb);
+    pub fn resize_hash(&mut self, mb: usize) -> Result<(), String> {
+        self.tt.resize(mb)?;
         self.hash_mb = mb;
+        Ok(())
     }
 
     /// Forgets everything learnt (transposition table, killers, history): a new game.
