@@ -204,6 +204,30 @@ impl Searcher {
         self.history.clear();
     }
 
+    /// The quiescence-search value of `pos` with a full window, from the side to move's view:
+    /// equal to the static evaluation exactly when no capture sequence changes it (data
+    /// generation keeps only such quiet positions).
+    pub fn quiescence(&mut self, pos: &Chess) -> Score {
+        let control = Control::default();
+        let key = crate::position::full_key(pos);
+        let mut worker = Worker {
+            tt: &mut self.tt,
+            killers: &mut self.killers,
+            history: &mut self.history,
+            control: &control,
+            stats: Stats::default(),
+            pv: pv::PvTable::default(),
+            keys: vec![key],
+            seldepth: 0,
+            stopped: false,
+            may_stop: false,
+            node_limit: u64::MAX,
+            budget: None,
+            tt_policy: self.tt_policy,
+        };
+        worker.quiescence(pos, 0, -Score::INFINITE, Score::INFINITE)
+    }
+
     /// Searches silently under `limits` and returns the result (for `bench`, `epd`, tests).
     pub fn run(&mut self, game: &Game, limits: &Limits) -> SearchOutcome {
         self.search(game, limits, &Control::default(), &mut ())
