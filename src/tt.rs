@@ -94,15 +94,30 @@ impl TranspositionTable {
             entries: Vec::new(),
             generation: 0,
         };
-        tt.resize(mb);
+        if let Err(e) = tt.resize(mb) {
+            eprintln!("{e}");
+        }
         tt
     }
 
-    /// Re-allocates to `mb` megabytes (at least one entry), emptying the table.
-    pub fn resize(&mut self, mb: usize) {
+    /// Re-allocates to `mb` megabytes (at least one entry), emptying the table. When the
+    /// memory cannot be had, keeps a table of the old size and says so.
+    pub fn resize(&mut self, mb: usize) -> Result<(), String> {
+        let old_len = self.entries.len().max(1);
         let len = (mb.max(1) * 1024 * 1024 / std::mem::size_of::<Entry>()).max(1);
-        self.entries = vec![Entry::default(); len];
+        // Free the old table first so that both are never held at once.
+        self.entries = Vec::new();
         self.generation = 0;
+        match self.entries.try_reserve_exact(len) {
+            Ok(()) => {
+                self.entries.resize(len, Entry::default());
+                Ok(())
+            }
+            Err(_) => {
+                self.entries.resize(old_len, Entry::default());
+                Err(format!("cannot allocate {mb} MB for the hash table"))
+            }
+        }
     }
 
     pub fn clear(&mut self) {

@@ -139,3 +139,16 @@ fn node_limit_is_respected() {
     assert!(out.nodes <= 20_000 + 1, "{}", out.nodes);
     assert!(out.best_move.is_some());
 }
+
+#[test]
+fn quiescence_equals_evaluation_only_in_quiet_positions() {
+    let mut s = Searcher::new(1);
+    let quiet = Game::default();
+    assert_eq!(
+        s.quiescence(&quiet.root),
+        cutoff::eval::evaluate(&quiet.root)
+    );
+    // A queen hangs to a pawn: quiescence sees the capture, the static evaluation does not.
+    let hanging = game("rnb1kbnr/pppp1ppp/8/4p1q1/4P3/3P4/PPP2PPP/RNBQKBNR w KQkq - 0 1");
+    assert!(s.quiescence(&hanging.root) > cutoff::eval::evaluate(&hanging.root) + 500);
+}

@@ -153,8 +153,11 @@ impl Engine {
         self.search_thread = None;
         match change {
             Change::Hash(mb) => {
-                self.options.hash_mb = mb;
-                self.lock_searcher().resize_hash(mb);
+                let resized = self.lock_searcher().resize_hash(mb);
+                match resized {
+                    Ok(()) => self.options.hash_mb = mb,
+                    Err(e) => send_error(&e),
+                }
             }
             Change::ClearHash => self.lock_searcher().clear(),
             Change::MultiPv(n) => self.options.multipv = n,

@@ -3,7 +3,8 @@
 use crate::params::DEFAULT_MOVE_OVERHEAD_MS;
 
 pub const HASH_DEFAULT_MB: usize = 16;
-pub const HASH_MAX_MB: usize = 32_768;
+/// Half of what these 24 GB machines have; a larger request could not be honoured.
+pub const HASH_MAX_MB: usize = 12_288;
 pub const MULTIPV_MAX: usize = 256;
 pub const MOVE_OVERHEAD_MAX_MS: u64 = 5_000;
 
