@@ -369,7 +369,14 @@ fn malformed_go_reports_an_error_and_engine_keeps_working() {
     let mut e = Engine::started();
     e.send(&format!("position fen {GOOD_FEN}"));
     e.sync();
-    for bad in ["go depth abc", "go movetime -5", "go wtime", "go nodes 1e6"] {
+    // (Negative clock values are not in this list: GUIs do send them after a flag fall, and reading them
+    // leniently is reasonable.)
+    for bad in [
+        "go depth abc",
+        "go wtime",
+        "go nodes 1e6",
+        "go movetime 12ms",
+    ] {
         e.send(bad);
         let mut lines = e.drain_for(ms(300));
         e.send("stop");
@@ -896,21 +903,64 @@ fn exactly_one_bestmove_per_go() {
         "go mate 1",
     ] {
         e.send(go);
-        let mut lines = if go == "go infinite" || go == "go mate 1" {
-            // `go mate 1` in a position without a mate in 1 may search until stopped.
-            let lines = e.drain_for(ms(200));
+        let mut lines = Vec::new();
+        if go == "go infinite" || go == "go mate 1" {
+            // `go mate 1` in a position without a mate in 1 may end by itself or search until stopped.
+            lines = e.drain_for(ms(200));
             e.send("stop");
-            lines
-        } else {
-            Vec::new()
-        };
-        lines.extend(e.collect_until("bestmove", SEARCH_TIMEOUT, is_bestmove));
+        }
+        if !lines.iter().any(|l| is_bestmove(l)) {
+            lines.extend(e.collect_until("bestmove", SEARCH_TIMEOUT, is_bestmove));
+        }
         // Anything that arrives after the bestmove (a second bestmove) is caught here.
         lines.extend(e.drain_for(ms(150)));
         lines.extend(e.sync());
         let n = lines.iter().filter(|l| is_bestmove(l)).count();
         assert_eq!(n, 1, "`{go}` produced {n} bestmoves:\n{}", lines.join("\n"));
     }
+}
+
+#[test]
+fn setoption_right_after_bestmove_is_applied() {
+    // A GUI may change options the moment `bestmove` arrives (between games, or between analysis requests):
+    // the search is over then, so the option must be applied, not refused as "while searching".
+    let mut e = Engine::started();
+    e.send("position startpos");
+    for i in 0..20 {
+        e.go("go depth 1", SEARCH_TIMEOUT);
+        let cmd = match i % 3 {
+            0 => "setoption name Hash value 2",
+            1 => "setoption name MultiPV value 2",
+            _ => "setoption name Clear Hash",
+        };
+        e.send(cmd);
+        let lines = e.sync();
+        assert!(
+            !lines.iter().any(|l| is_error_report(l)),
+            "`{cmd}` sent right after bestmove (round {i}) was refused: {lines:?}"
+        );
+        if i % 3 == 1 {
+            let r = e.go("go depth 2", SEARCH_TIMEOUT);
+            assert!(
+                r.score_infos().iter().any(|i| i.multipv == Some(2)),
+                "MultiPV 2 set right after bestmove had no effect:\n{}",
+                r.lines.join("\n")
+            );
+            e.send("setoption name MultiPV value 1");
+            e.sync();
+        }
+    }
+}
+
+#[test]
+fn go_right_after_bestmove_is_answered() {
+    // The next `position`/`go` can arrive the moment `bestmove` is out (fast games, analysis tools).
+    let mut e = Engine::started();
+    for _ in 0..30 {
+        e.send("position startpos moves e2e4");
+        e.go("go depth 1", SEARCH_TIMEOUT);
+    }
+    e.sync();
 }
 
 #[test]
