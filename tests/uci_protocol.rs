@@ -821,6 +821,23 @@ fn go_infinite_never_sends_bestmove_before_stop_even_on_a_forced_mate() {
 }
 
 #[test]
+fn go_infinite_without_legal_moves_waits_for_stop() {
+    // "Never before stop in go infinite" holds also when the root has no legal move: answer (none) on stop.
+    let mut e = Engine::started();
+    e.send("position startpos moves f2f3 e7e5 g2g4 d8h4");
+    e.send("go infinite");
+    e.expect_no_line_for("go infinite when checkmated", ms(400), is_bestmove);
+    e.send("stop");
+    let r = e.wait_bestmove(SYNC_TIMEOUT);
+    assert_eq!(r.raw.trim(), "bestmove (none)");
+    assert!(
+        r.elapsed < PROMPT,
+        "bestmove came {:?} after stop",
+        r.elapsed
+    );
+}
+
+#[test]
 fn go_ponder_never_sends_bestmove_before_ponderhit_even_on_a_forced_mate() {
     let mut e = Engine::started();
     e.send("setoption name Ponder value true");
