@@ -6,6 +6,7 @@
 mod common;
 
 use std::collections::HashMap;
+use std::sync::{Mutex, MutexGuard};
 use std::time::Duration;
 
 use common::*;
@@ -14,6 +15,16 @@ use shakmaty::{CastlingMode, Chess, Color, EnPassantMode, Position};
 
 /// Clock allowance for pipe latency and scheduling.
 const LATENCY_ALLOWANCE_MS: i64 = 50;
+
+/// Games run one at a time: two engines per game already fill the two cores, and a third or fourth engine
+/// process competing for CPU would turn scheduling delays into lost time.
+static ONE_GAME_AT_A_TIME: Mutex<()> = Mutex::new(());
+
+fn exclusive() -> MutexGuard<'static, ()> {
+    ONE_GAME_AT_A_TIME
+        .lock()
+        .unwrap_or_else(|poisoned| poisoned.into_inner())
+}
 
 #[derive(Clone, Copy, Debug)]
 enum TimeControl {
@@ -137,6 +148,7 @@ fn engines() -> (Engine, Engine) {
 
 #[test]
 fn two_games_at_one_second_plus_increment_never_lose_on_time() {
+    let _serial = exclusive();
     let (mut a, mut b) = engines();
     let tc = TimeControl::Increment {
         base: 1_000,
@@ -160,6 +172,7 @@ fn two_games_at_one_second_plus_increment_never_lose_on_time() {
 
 #[test]
 fn game_with_movestogo_never_loses_on_time() {
+    let _serial = exclusive();
     // 20 moves in 1 s, repeating: the game passes one time-control boundary (move 20) within 60 plies.
     let (mut a, mut b) = engines();
     let g = play_game(
@@ -184,6 +197,7 @@ fn game_with_movestogo_never_loses_on_time() {
 
 #[test]
 fn game_with_ponder_and_ponderhit_never_loses_on_time() {
+    let _serial = exclusive();
     // White ponders on its predicted reply; on a hit it sends `ponderhit`, on a miss `stop` and a fresh search.
     let (mut white, mut black) = engines();
     white.send("setoption name Ponder value true");
