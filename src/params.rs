@@ -33,3 +33,9 @@ pub const HISTORY_MAX: i32 = 16_384;
 pub const ASPIRATION_MIN_DEPTH: i32 = 4;
 pub const ASPIRATION_WINDOW: i32 = 25;
 pub const ASPIRATION_GROWTH_PERCENT: i32 = 200;
+
+/// Null-move pruning: from this depth on, a side that could pass and still reach beta at a
+/// depth reduced by `NMP_BASE_REDUCTION + depth / NMP_DEPTH_DIVISOR` is assumed to fail high.
+pub const NMP_MIN_DEPTH: i32 = 3;
+pub const NMP_BASE_REDUCTION: i32 = 3;
+pub const NMP_DEPTH_DIVISOR: i32 = 4;

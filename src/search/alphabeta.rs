@@ -8,7 +8,8 @@ use super::ordering::{is_tactical, History, MovePicker};
 use super::worker::Worker;
 use super::TtPolicy;
 use crate::eval::evaluate;
-use crate::position::{child_key, Key};
+use crate::params::{NMP_BASE_REDUCTION, NMP_DEPTH_DIVISOR, NMP_MIN_DEPTH};
+use crate::position::{child_key, null_move, Key};
 use crate::tt::PackedMove;
 use crate::types::{Bound, Depth, Ply, Score, MAX_PLY};
 
@@ -68,9 +69,53 @@ impl Worker<'_> {
             }
         }
 
+        let in_check = pos.is_check();
+        let static_eval = if in_check {
+            -Score::INFINITE
+        } else {
+            evaluate(pos)
+        };
+
+        // Null-move pruning: if even passing leaves us at or above beta, a real move will too
+        // (barring zugzwang, which is why it needs pieces besides pawns).
+        if self.selective
+            && !pv_node
+            && !in_check
+            && depth >= NMP_MIN_DEPTH
+            && static_eval >= beta
+            && !beta.is_mate()
+            && !self.null_moved[ply]
+            && has_pieces(pos)
+        {
+            if let Some((null, null_key)) = null_move(pos, key) {
+                let reduction = NMP_BASE_REDUCTION + depth / NMP_DEPTH_DIVISOR;
+                let floor = std::mem::replace(&mut self.repetition_floor, self.keys.len());
+                self.keys.push(null_key);
+                self.null_moved[ply + 1] = true;
+                let score = -self.alpha_beta(
+                    &null,
+                    null_key,
+                    depth - 1 - reduction,
+                    ply + 1,
+                    -beta,
+                    -beta + 1,
+                );
+                self.null_moved[ply + 1] = false;
+                self.keys.pop();
+                self.repetition_floor = floor;
+                if self.stopped {
+                    return Score::ZERO;
+                }
+                if score >= beta {
+                    // A mate found after passing is not proven for real moves.
+                    return if score.is_mate() { beta } else { score };
+                }
+            }
+        }
+
         let moves = pos.legal_moves();
         if moves.is_empty() {
-            return if pos.is_check() {
+            return if in_check {
                 Score::mated_in(ply)
             } else {
                 Score::DRAW
@@ -190,7 +235,7 @@ impl Worker<'_> {
     pub(super) fn is_repetition(&self, pos: &Chess) -> bool {
         let n = self.keys.len();
         let current = self.keys[n - 1];
-        let reversible = (pos.halfmoves() as usize).min(n - 1);
+        let reversible = (pos.halfmoves() as usize).min(n - 1 - self.repetition_floor);
         let mut back = 4;
         while back <= reversible {
             if self.keys[n - 1 - back] == current {
@@ -200,6 +245,14 @@ impl Worker<'_> {
         }
         false
     }
+}
+
+/// Whether the side to move has a piece besides king and pawns (zugzwang is then unlikely).
+#[inline]
+fn has_pieces(pos: &Chess) -> bool {
+    let board = pos.board();
+    let ours = board.by_color(pos.turn());
+    !(ours & !board.pawns() & !board.kings()).is_empty()
 }
 
 /// Insufficient material to mate (shakmaty's rule), tested only when few pieces are left.

@@ -179,6 +179,10 @@ pub struct Searcher {
     /// Subtracted from every time budget for GUI and pipe latency (UCI `Move Overhead`).
     pub move_overhead: Duration,
     pub tt_policy: TtPolicy,
+    /// Selective search (null-move pruning, reductions, ...). Off, the search is plain
+    /// alpha-beta with quiescence, whose fixed-depth value does not depend on move order or
+    /// window: the tests compare against it.
+    pub selective: bool,
 }
 
 impl Searcher {
@@ -191,6 +195,7 @@ impl Searcher {
             multipv: 1,
             move_overhead: Duration::from_millis(DEFAULT_MOVE_OVERHEAD_MS),
             tt_policy: TtPolicy::default(),
+            selective: true,
         }
     }
 
@@ -232,6 +237,9 @@ impl Searcher {
             node_limit: u64::MAX,
             budget: None,
             tt_policy: self.tt_policy,
+            selective: self.selective,
+            repetition_floor: 0,
+            null_moved: [false; MAX_PLY + 2],
         };
         worker.quiescence(pos, 0, -Score::INFINITE, Score::INFINITE)
     }
@@ -286,6 +294,9 @@ impl Searcher {
             node_limit: limits.nodes.unwrap_or(u64::MAX),
             budget: TimeBudget::new(limits, self.move_overhead, root_moves.len()),
             tt_policy: self.tt_policy,
+            selective: self.selective,
+            repetition_floor: 0,
+            null_moved: [false; MAX_PLY + 2],
         };
 
         let mut outcome = SearchOutcome {
