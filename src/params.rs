@@ -47,3 +47,8 @@ pub const LMR_MIN_DEPTH: i32 = 3;
 pub const LMR_MIN_MOVE_INDEX: usize = 2;
 pub const LMR_BASE: f64 = 0.75;
 pub const LMR_DIVISOR: f64 = 2.25;
+
+/// Reverse futility pruning: at depth `RFP_MAX_DEPTH` or less, a node whose static evaluation
+/// beats beta by `RFP_MARGIN` per ply of depth is assumed to fail high.
+pub const RFP_MAX_DEPTH: i32 = 6;
+pub const RFP_MARGIN: i32 = 80;

@@ -12,7 +12,7 @@ use std::sync::OnceLock;
 
 use crate::params::{
     LMR_BASE, LMR_DIVISOR, LMR_MIN_DEPTH, LMR_MIN_MOVE_INDEX, NMP_BASE_REDUCTION,
-    NMP_DEPTH_DIVISOR, NMP_MIN_DEPTH,
+    NMP_DEPTH_DIVISOR, NMP_MIN_DEPTH, RFP_MARGIN, RFP_MAX_DEPTH,
 };
 use crate::position::{child_key, null_move, Key};
 use crate::tt::PackedMove;
@@ -80,6 +80,18 @@ impl Worker<'_> {
         } else {
             evaluate(pos)
         };
+
+        // Reverse futility pruning: so far above beta that a shallow search would not come
+        // back down.
+        if self.selective
+            && !pv_node
+            && !in_check
+            && depth <= RFP_MAX_DEPTH
+            && !beta.is_mate()
+            && static_eval - RFP_MARGIN * depth >= beta
+        {
+            return static_eval;
+        }
 
         // Null-move pruning: if even passing leaves us at or above beta, a real move will too
         // (barring zugzwang, which is why it needs pieces besides pawns).
