@@ -154,12 +154,16 @@ impl Worker<'_> {
             child.play_unchecked(m);
             let child_key = child_key(pos, key, m, &child);
             self.keys.push(child_key);
+            let gives_check = child.is_check();
+            // Check extension: a checking move is searched one ply deeper, so that forcing
+            // lines are not cut off at the horizon.
+            let extension = Depth::from(self.selective && gives_check);
             let reduction = if self.selective
                 && depth >= LMR_MIN_DEPTH
                 && index >= LMR_MIN_MOVE_INDEX
                 && !in_check
                 && !is_tactical(&m)
-                && !child.is_check()
+                && !gives_check
             {
                 (late_move_reduction(depth, index) - i32::from(pv_node)).clamp(0, depth - 2)
             } else {
@@ -168,7 +172,7 @@ impl Worker<'_> {
             let score = self.principal_variation_search(
                 &child,
                 child_key,
-                depth - 1,
+                depth - 1 + extension,
                 ply + 1,
                 alpha,
                 beta,
