@@ -39,3 +39,16 @@ pub const ASPIRATION_GROWTH_PERCENT: i32 = 200;
 pub const NMP_MIN_DEPTH: i32 = 3;
 pub const NMP_BASE_REDUCTION: i32 = 3;
 pub const NMP_DEPTH_DIVISOR: i32 = 4;
+
+/// Late-move reductions: quiet moves after the first `LMR_MIN_MOVE_INDEX` at depth
+/// `LMR_MIN_DEPTH` or more are searched `LMR_BASE + ln(depth) * ln(move number) / LMR_DIVISOR`
+/// plies shallower (one less at PV nodes), and again at full depth if they beat alpha.
+pub const LMR_MIN_DEPTH: i32 = 3;
+pub const LMR_MIN_MOVE_INDEX: usize = 2;
+pub const LMR_BASE: f64 = 0.75;
+pub const LMR_DIVISOR: f64 = 2.25;
+
+/// Reverse futility pruning: at depth `RFP_MAX_DEPTH` or less, a node whose static evaluation
+/// beats beta by `RFP_MARGIN` per ply of depth is assumed to fail high.
+pub const RFP_MAX_DEPTH: i32 = 6;
+pub const RFP_MARGIN: i32 = 80;

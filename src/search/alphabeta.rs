@@ -8,7 +8,12 @@ use super::ordering::{is_tactical, History, MovePicker};
 use super::worker::Worker;
 use super::TtPolicy;
 use crate::eval::evaluate;
-use crate::params::{NMP_BASE_REDUCTION, NMP_DEPTH_DIVISOR, NMP_MIN_DEPTH};
+use std::sync::OnceLock;
+
+use crate::params::{
+    LMR_BASE, LMR_DIVISOR, LMR_MIN_DEPTH, LMR_MIN_MOVE_INDEX, NMP_BASE_REDUCTION,
+    NMP_DEPTH_DIVISOR, NMP_MIN_DEPTH, RFP_MARGIN, RFP_MAX_DEPTH,
+};
 use crate::position::{child_key, null_move, Key};
 use crate::tt::PackedMove;
 use crate::types::{Bound, Depth, Ply, Score, MAX_PLY};
@@ -76,6 +81,18 @@ impl Worker<'_> {
             evaluate(pos)
         };
 
+        // Reverse futility pruning: so far above beta that a shallow search would not come
+        // back down.
+        if self.selective
+            && !pv_node
+            && !in_check
+            && depth <= RFP_MAX_DEPTH
+            && !beta.is_mate()
+            && static_eval - RFP_MARGIN * depth >= beta
+        {
+            return static_eval;
+        }
+
         // Null-move pruning: if even passing leaves us at or above beta, a real move will too
         // (barring zugzwang, which is why it needs pieces besides pawns).
         if self.selective
@@ -137,14 +154,30 @@ impl Worker<'_> {
             child.play_unchecked(m);
             let child_key = child_key(pos, key, m, &child);
             self.keys.push(child_key);
+            let gives_check = child.is_check();
+            // Check extension: a checking move is searched one ply deeper, so that forcing
+            // lines are not cut off at the horizon.
+            let extension = Depth::from(self.selective && gives_check);
+            let reduction = if self.selective
+                && depth >= LMR_MIN_DEPTH
+                && index >= LMR_MIN_MOVE_INDEX
+                && !in_check
+                && !is_tactical(&m)
+                && !gives_check
+            {
+                (late_move_reduction(depth, index) - i32::from(pv_node)).clamp(0, depth - 2)
+            } else {
+                0
+            };
             let score = self.principal_variation_search(
                 &child,
                 child_key,
-                depth - 1,
+                depth - 1 + extension,
                 ply + 1,
                 alpha,
                 beta,
                 index == 0,
+                reduction,
             );
             self.keys.pop();
             if self.stopped {
@@ -180,9 +213,9 @@ impl Worker<'_> {
     }
 
     /// Principal variation search: the first move gets the full window; the others are
-    /// expected to be worse, so a cheap null window only proves it, and a move that beats
-    /// alpha after all is searched again with the full window. Returns the child's score from
-    /// this node's side.
+    /// expected to be worse, so a cheap null window (at a depth cut by `reduction` for late
+    /// moves) only proves it, and a move that beats alpha after all is searched again: first
+    /// unreduced, then with the full window. Returns the child's score from this node's side.
     #[allow(clippy::too_many_arguments)]
     pub(super) fn principal_variation_search(
         &mut self,
@@ -193,11 +226,22 @@ impl Worker<'_> {
         alpha: Score,
         beta: Score,
         first: bool,
+        reduction: Depth,
     ) -> Score {
         if first {
             return -self.alpha_beta(child, child_key, depth, child_ply, -beta, -alpha);
         }
-        let score = -self.alpha_beta(child, child_key, depth, child_ply, -alpha - 1, -alpha);
+        let mut score = -self.alpha_beta(
+            child,
+            child_key,
+            depth - reduction,
+            child_ply,
+            -alpha - 1,
+            -alpha,
+        );
+        if score > alpha && reduction > 0 && !self.stopped {
+            score = -self.alpha_beta(child, child_key, depth, child_ply, -alpha - 1, -alpha);
+        }
         if score > alpha && score < beta && !self.stopped {
             -self.alpha_beta(child, child_key, depth, child_ply, -beta, -alpha)
         } else {
@@ -245,6 +289,22 @@ impl Worker<'_> {
         }
         false
     }
+}
+
+/// The late-move reduction table, by depth and move index.
+fn late_move_reduction(depth: Depth, index: usize) -> Depth {
+    static TABLE: OnceLock<[[u8; 64]; 64]> = OnceLock::new();
+    let table = TABLE.get_or_init(|| {
+        let mut t = [[0u8; 64]; 64];
+        for (d, row) in t.iter_mut().enumerate().skip(1) {
+            for (i, r) in row.iter_mut().enumerate().skip(1) {
+                let value = LMR_BASE + (d as f64).ln() * (i as f64).ln() / LMR_DIVISOR;
+                *r = value.max(0.0) as u8;
+            }
+        }
+        t
+    });
+    Depth::from(table[(depth as usize).min(63)][index.min(63)])
 }
 
 /// Whether the side to move has a piece besides king and pawns (zugzwang is then unlikely).

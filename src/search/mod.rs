@@ -549,8 +549,16 @@ fn search_root(
         child.play_unchecked(m);
         let key = child_key(pos, game.root_key, m, &child);
         worker.keys.push(key);
-        let score =
-            worker.principal_variation_search(&child, key, depth - 1, 1, alpha, beta, index == 0);
+        let score = worker.principal_variation_search(
+            &child,
+            key,
+            depth - 1,
+            1,
+            alpha,
+            beta,
+            index == 0,
+            0,
+        );
         worker.keys.pop();
         if worker.stopped {
             break;
