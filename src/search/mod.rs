@@ -389,7 +389,10 @@ fn iterate(
                 report(worker, &root_moves[..1], 0, depth, start, reporter);
                 set_outcome(outcome, &root_moves[0], depth);
             } else {
+                // Back to the last completed iteration, whose exact lines are reported again:
+                // bound lines printed by an aspiration re-search must not be the last word.
                 root_moves.clone_from_slice(&completed);
+                report(worker, &root_moves[..lines], 0, depth - 1, start, reporter);
             }
             return;
         }
