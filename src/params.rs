@@ -52,3 +52,13 @@ pub const LMR_DIVISOR: f64 = 2.25;
 /// beats beta by `RFP_MARGIN` per ply of depth is assumed to fail high.
 pub const RFP_MAX_DEPTH: i32 = 6;
 pub const RFP_MARGIN: i32 = 80;
+
+/// Futility pruning: at depth `FP_MAX_DEPTH` or less, quiet moves are skipped when the static
+/// evaluation plus `FP_BASE + FP_MARGIN * depth` still cannot reach alpha.
+pub const FP_MAX_DEPTH: i32 = 6;
+pub const FP_BASE: i32 = 100;
+pub const FP_MARGIN: i32 = 90;
+/// Late-move pruning: at depth `LMP_MAX_DEPTH` or less, quiet moves after the first
+/// `LMP_BASE + depth * depth` quiet ones are skipped.
+pub const LMP_MAX_DEPTH: i32 = 6;
+pub const LMP_BASE: i32 = 3;

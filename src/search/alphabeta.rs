@@ -10,10 +10,7 @@ use super::TtPolicy;
 use crate::eval::evaluate;
 use std::sync::OnceLock;
 
-use crate::params::{
-    LMR_BASE, LMR_DIVISOR, LMR_MIN_DEPTH, LMR_MIN_MOVE_INDEX, NMP_BASE_REDUCTION,
-    NMP_DEPTH_DIVISOR, NMP_MIN_DEPTH, RFP_MARGIN, RFP_MAX_DEPTH,
-};
+use crate::params::*;
 use crate::position::{child_key, null_move, Key};
 use crate::tt::PackedMove;
 use crate::types::{Bound, Depth, Ply, Score, MAX_PLY};
@@ -149,12 +146,34 @@ impl Worker<'_> {
         let mut best_move: Option<Move> = None;
         let mut quiets: ArrayVec<Move, QUIETS_REMEMBERED> = ArrayVec::new();
 
+        let mut quiets_searched = 0;
         for (index, m) in picker.enumerate() {
+            let quiet = !is_tactical(&m);
             let mut child = pos.clone();
             child.play_unchecked(m);
+            let gives_check = child.is_check();
+            // Futility and late-move pruning: near the leaves, once a move has kept us off a
+            // mate, quiet moves that cannot plausibly raise alpha are not searched. Checks are
+            // kept: they are how sacrifices pay off.
+            if self.selective
+                && !pv_node
+                && !in_check
+                && quiet
+                && !gives_check
+                && best > -Score::MATE_BOUND
+            {
+                if depth <= LMP_MAX_DEPTH && quiets_searched >= LMP_BASE + depth * depth {
+                    continue;
+                }
+                if depth <= FP_MAX_DEPTH && static_eval + FP_BASE + FP_MARGIN * depth <= alpha {
+                    continue;
+                }
+            }
+            if quiet {
+                quiets_searched += 1;
+            }
             let child_key = child_key(pos, key, m, &child);
             self.keys.push(child_key);
-            let gives_check = child.is_check();
             // Check extension: a checking move is searched one ply deeper, so that forcing
             // lines are not cut off at the horizon.
             let extension = Depth::from(self.selective && gives_check);
