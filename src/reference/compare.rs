@@ -16,7 +16,7 @@ use shakmaty::{CastlingMode, Chess, EnPassantMode, Position};
 
 use super::chess::{minimal_tree_leaves, run_mode, ChessTree, Mode, ModeResult};
 use super::minimax::Counters;
-use super::svg::{plot, Series};
+use super::svg::{plot, Labels, Series};
 use crate::position::Game;
 use crate::types::Depth;
 
@@ -246,11 +246,22 @@ pub fn svg_plot(fen: &str, root_moves: usize, all: &[DepthResults]) -> String {
             .collect(),
         dashed: true,
     });
+    let notes = [
+        "ID + hash move: nodes of all".to_string(),
+        "  iterations 1..d summed.".to_string(),
+        "oracle: final pass only.".to_string(),
+        "minimal tree: Knuth-Moore".to_string(),
+        "  b^\u{2308}d/2\u{2309} + b^\u{230a}d/2\u{230b} \u{2212} 1 leaves,".to_string(),
+        format!("  b = {root_moves} root moves."),
+    ];
     plot(
-        "Nodes searched by fixed-depth search",
-        &format!("{fen} (ID + hash move counts all iterations; b^ceil(d/2)+b^floor(d/2)-1)"),
-        "depth (plies)",
-        "nodes (log scale)",
+        &Labels {
+            title: "Nodes searched to a fixed depth: minimax vs alpha-beta",
+            subtitle: fen,
+            x: "depth (plies)",
+            y: "nodes (log scale)",
+            notes: &notes,
+        },
         &series,
     )
 }

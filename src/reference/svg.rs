@@ -44,14 +44,19 @@ fn decade_label(exp: i32) -> String {
     }
 }
 
+/// Everything a plot says besides its data.
+pub struct Labels<'a> {
+    pub title: &'a str,
+    /// A smaller line under the title (centred on the whole picture).
+    pub subtitle: &'a str,
+    pub x: &'a str,
+    pub y: &'a str,
+    /// Lines of small print under the legend.
+    pub notes: &'a [String],
+}
+
 /// Draws the series with x ticks at every integer x and y gridlines at every power of ten.
-pub fn plot(
-    title: &str,
-    subtitle: &str,
-    x_label: &str,
-    y_label: &str,
-    series: &[Series],
-) -> String {
+pub fn plot(labels: &Labels, series: &[Series]) -> String {
     let points = || {
         series
             .iter()
@@ -96,14 +101,14 @@ pub fn plot(
     let _ = writeln!(
         svg,
         r#"<text x="{}" y="24" font-size="17" text-anchor="middle" font-weight="bold">{}</text>"#,
-        LEFT + plot_w / 2.0,
-        escape(title)
+        WIDTH / 2.0,
+        escape(labels.title)
     );
     let _ = writeln!(
         svg,
         r##"<text x="{}" y="42" font-size="11" text-anchor="middle" fill="#444">{}</text>"##,
-        LEFT + plot_w / 2.0,
-        escape(subtitle)
+        WIDTH / 2.0,
+        escape(labels.subtitle)
     );
 
     // Horizontal gridlines and labels at each decade.
@@ -148,13 +153,13 @@ pub fn plot(
         r#"<text x="{:.1}" y="{:.1}" font-size="13" text-anchor="middle">{}</text>"#,
         LEFT + plot_w / 2.0,
         HEIGHT - 18.0,
-        escape(x_label)
+        escape(labels.x)
     );
     let _ = writeln!(
         svg,
         r#"<text transform="translate(20,{:.1}) rotate(-90)" font-size="13" text-anchor="middle">{}</text>"#,
         TOP + plot_h / 2.0,
-        escape(y_label)
+        escape(labels.y)
     );
 
     // The lines, then the legend.
@@ -200,6 +205,16 @@ pub fn plot(
             escape(&s.name)
         );
     }
+    let notes_top = TOP + 14.0 + 22.0 * series.len() as f64 + 10.0;
+    for (i, note) in labels.notes.iter().enumerate() {
+        let _ = writeln!(
+            svg,
+            r##"<text x="{:.1}" y="{:.1}" font-size="11" fill="#444" xml:space="preserve">{}</text>"##,
+            LEFT + plot_w + 16.0,
+            notes_top + 16.0 * i as f64,
+            escape(note)
+        );
+    }
     svg.push_str("</svg>\n");
     svg
 }
@@ -223,7 +238,14 @@ mod tests {
             points: vec![(1.0, 20.0), (2.0, 400.0), (3.0, 0.0)],
             dashed: false,
         };
-        let svg = plot("a <b>", "", "depth", "nodes", &[s("x&y"), s("z")]);
+        let labels = Labels {
+            title: "a <b>",
+            subtitle: "",
+            x: "depth",
+            y: "nodes",
+            notes: &[],
+        };
+        let svg = plot(&labels, &[s("x&y"), s("z")]);
         assert!(svg.contains("a &lt;b&gt;") && svg.contains("x&amp;y"));
         assert_eq!(svg.matches("<polyline").count(), 2);
         assert_eq!(svg.matches("<circle").count(), 4); // y = 0 cannot go on a log scale
