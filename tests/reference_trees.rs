@@ -369,7 +369,10 @@ fn tree_command_prints_values_leaf_counts_and_pruned_paths() {
     ] {
         assert!(lines.contains(&expected), "missing {expected:?} in\n{out}");
     }
-    assert_eq!(lines.iter().filter(|l| l.starts_with("pruned: ")).count(), 1);
+    assert_eq!(
+        lines.iter().filter(|l| l.starts_with("pruned: ")).count(),
+        1
+    );
     // Every line is `key: value`.
     assert!(lines.iter().all(|l| l.contains(": ")), "{out}");
 }
@@ -378,7 +381,10 @@ fn tree_command_prints_values_leaf_counts_and_pruned_paths() {
 fn tree_command_with_min_root_starts_at_min() {
     let (code, out, _) = cutoff(&["tree", "--min-root", "[[3,12,8],[2,4,6],[14,5,2]]"]);
     assert_eq!(code, 0);
-    assert!(out.contains("root: MIN\n") && out.contains("minimax: 6\n"), "{out}");
+    assert!(
+        out.contains("root: MIN\n") && out.contains("minimax: 6\n"),
+        "{out}"
+    );
     assert!(out.contains("pruned: 3.2-3.3 (2 leaves) at node 3: alpha=14 >= beta=6\n"));
 }
 
