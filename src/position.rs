@@ -106,10 +106,7 @@ mod tests {
     #[test]
     fn incremental_keys_match_full_keys_through_a_game() {
         let mut game = Game::default();
-        for m in [
-            "e2e4", "d7d5", "e4d5", "g8f6", "f1b5", "c7c6", "d5c6", "d8d2", "b1d2", "e7e5", "g1f3",
-            "b8c6",
-        ] {
+        for m in ["e2e4", "d7d5", "e4d5", "g8f6", "f1b5", "c7c6", "d5c6", "d8d2", "b1d2", "e7e5", "g1f3", "b8c6"] {
             game.play_uci(m).unwrap();
             assert_eq!(game.root_key, full_key(&game.root), "after {m}");
         }

@@ -19,9 +19,5 @@ pub fn evaluate(pos: &Chess) -> Score {
         };
         white += if piece.color == Color::White { v } else { -v };
     }
-    Score(if pos.turn() == Color::White {
-        white
-    } else {
-        -white
-    })
+    Score(if pos.turn() == Color::White { white } else { -white })
 }
