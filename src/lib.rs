@@ -3,9 +3,11 @@
 pub mod bench;
 pub mod epd;
 pub mod eval;
+pub mod params;
 pub mod perft;
 pub mod position;
 pub mod reference;
 pub mod search;
+pub mod tt;
 pub mod types;
 pub mod uci;

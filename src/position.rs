@@ -3,7 +3,7 @@
 use shakmaty::fen::Fen;
 use shakmaty::uci::UciMove;
 use shakmaty::zobrist::Zobrist64;
-use shakmaty::{CastlingMode, Chess, EnPassantMode, Move, Position};
+use shakmaty::{CastlingMode, Chess, EnPassantMode, Move, Position, PositionError};
 
 /// Zobrist key of a position, as the transposition table and repetition detection use it.
 pub type Key = u64;
@@ -52,6 +52,9 @@ impl Game {
     }
 
     /// Parses a FEN (X-FEN and Shredder-FEN castling rights are accepted in Chess960 mode).
+    /// Castling rights without their rook and an impossible en-passant square are dropped, as
+    /// GUIs expect; a position that cannot occur (a missing king, the side not to move in
+    /// check, ...) is refused.
     pub fn from_fen(fen: &str, castling_mode: CastlingMode) -> Result<Game, String> {
         let fen: Fen = fen
             .trim()
@@ -59,6 +62,8 @@ impl Game {
             .map_err(|e| format!("bad FEN '{}': {e}", fen.trim()))?;
         let pos: Chess = fen
             .into_position(castling_mode)
+            .or_else(PositionError::ignore_invalid_castling_rights)
+            .or_else(PositionError::ignore_invalid_ep_square)
             .map_err(|e| format!("illegal position: {e}"))?;
         Ok(Game::new(pos, castling_mode))
     }
@@ -106,12 +111,24 @@ mod tests {
     #[test]
     fn incremental_keys_match_full_keys_through_a_game() {
         let mut game = Game::default();
-        for m in ["e2e4", "d7d5", "e4d5", "g8f6", "f1b5", "c7c6", "d5c6", "d8d2", "b1d2", "e7e5", "g1f3", "b8c6"] {
+        for m in [
+            "e2e4", "d7d5", "e4d5", "g8f6", "f1b5", "c7c6", "d5c6", "d8d2", "b1d2", "e7e5", "g1f3",
+            "b8c6",
+        ] {
             game.play_uci(m).unwrap();
             assert_eq!(game.root_key, full_key(&game.root), "after {m}");
         }
         game.play_uci("e1h1").unwrap(); // king-takes-rook castling is accepted on input
         assert_eq!(game.root_key, full_key(&game.root));
+    }
+
+    #[test]
+    fn fens_with_stray_castling_rights_are_accepted_and_impossible_ones_refused() {
+        let g = Game::from_fen("4k3/8/8/8/8/8/8/4K3 w KQkq - 0 1", CastlingMode::Standard).unwrap();
+        assert_eq!(g.fen(), "4k3/8/8/8/8/8/8/4K3 w - - 0 1");
+        assert!(Game::from_fen("8/8/8/8/8/8/8/4K3 w - - 0 1", CastlingMode::Standard).is_err());
+        assert!(Game::from_fen("rnbqkbnr/pppppppp/8/8", CastlingMode::Standard).is_err());
+        assert!(Game::from_fen("garbage", CastlingMode::Standard).is_err());
     }
 
     #[test]

@@ -152,7 +152,12 @@ mod tests {
 
     #[test]
     fn tt_mate_adjustment_round_trips() {
-        for s in [Score::mate_in(7), Score::mated_in(9), Score(123), Score(-40)] {
+        for s in [
+            Score::mate_in(7),
+            Score::mated_in(9),
+            Score(123),
+            Score(-40),
+        ] {
             assert_eq!(s.to_tt(5).from_tt(5), s);
         }
         // A mate 3 plies below a node at ply 4 is stored as mate in 3 from that node.

@@ -1,16 +1,32 @@
-//! The search: iterative deepening (driver) over alpha-beta with quiescence, move ordering and a
-//! time manager. [`Searcher`] is the entry point for the UCI loop, `bench`, `epd` and tests.
+//! The search: iterative deepening (this file) over alpha-beta ([`alphabeta`]) with quiescence
+//! ([`quiescence`]), move ordering ([`ordering`]), a principal-variation table ([`pv`]) and a
+//! time manager ([`time`]). [`Searcher`] is the entry point for the UCI loop, `bench`, `epd`
+//! and the tests.
 
+mod alphabeta;
 pub mod ordering;
+pub mod pv;
+mod quiescence;
 pub mod stats;
+pub mod time;
+mod worker;
 
 use std::time::{Duration, Instant};
 
-use shakmaty::{Move, Position};
+use shakmaty::{Chess, Move, Position};
 
-use crate::position::Game;
-use crate::types::{Depth, Score};
+use crate::params::DEFAULT_MOVE_OVERHEAD_MS;
+use crate::position::{child_key, Game};
+use crate::tt::TranspositionTable;
+use crate::types::{Bound, Depth, Score, MAX_PLY};
+use ordering::{History, Killers};
 pub use stats::Stats;
+use time::TimeBudget;
+pub use worker::Control;
+use worker::Worker;
+
+/// The deepest iteration the driver starts.
+pub const MAX_DEPTH: Depth = MAX_PLY as Depth - 8;
 
 /// The side to move's clock, as `go wtime/btime winc/binc movestogo` give it.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -29,7 +45,7 @@ pub struct Limits {
     pub mate: Option<u32>,
     pub movetime: Option<Duration>,
     pub clock: Option<Clock>,
-    /// `go infinite` or `go ponder`: never stop on your own; only a stop/ponderhit ends it.
+    /// `go infinite`: never stop on your own; only `stop` ends it.
     pub infinite: bool,
     /// Restrict the root to these moves (empty: all legal moves).
     pub searchmoves: Vec<Move>,
@@ -54,6 +70,47 @@ impl Limits {
             ..Limits::default()
         }
     }
+
+    /// Whether anything but `stop` ends the search.
+    fn is_bounded(&self) -> bool {
+        !self.infinite
+            && (self.depth.is_some()
+                || self.nodes.is_some()
+                || self.mate.is_some()
+                || self.movetime.is_some()
+                || self.clock.is_some())
+    }
+}
+
+/// One line of a completed iteration, as `info depth ... pv ...` reports it.
+#[derive(Clone, Debug)]
+pub struct IterationInfo<'a> {
+    pub depth: Depth,
+    pub seldepth: usize,
+    /// 1-based index of the line (MultiPV).
+    pub multipv: usize,
+    pub score: Score,
+    pub bound: Bound,
+    pub nodes: u64,
+    pub elapsed: Duration,
+    pub hashfull: u32,
+    pub pv: &'a [Move],
+}
+
+impl IterationInfo<'_> {
+    pub fn nps(&self) -> u64 {
+        (self.nodes as f64 / self.elapsed.as_secs_f64().max(1e-6)) as u64
+    }
+}
+
+/// Receives the search's progress (the UCI loop prints it; `bench` and tests ignore it).
+pub trait Reporter {
+    fn iteration(&mut self, info: &IterationInfo<'_>);
+}
+
+/// Reports nothing.
+impl Reporter for () {
+    fn iteration(&mut self, _: &IterationInfo<'_>) {}
 }
 
 /// The result of one search.
@@ -61,49 +118,371 @@ impl Limits {
 pub struct SearchOutcome {
     /// `None` only when the root has no legal move.
     pub best_move: Option<Move>,
-    /// The expected reply, when the principal variation has one.
+    /// The expected reply, when one is known.
     pub ponder_move: Option<Move>,
-    /// Exact score of the last completed iteration, from the side to move's view.
+    /// Exact score of the best move at `depth`, from the side to move's view.
     pub score: Score,
-    /// Last completed depth.
+    /// Deepest iteration that produced the result.
     pub depth: Depth,
+    pub seldepth: usize,
     pub pv: Vec<Move>,
     pub nodes: u64,
     pub elapsed: Duration,
     pub stats: Stats,
 }
 
-/// Owns everything that survives between searches (the transposition table, history).
+impl SearchOutcome {
+    pub fn nps(&self) -> u64 {
+        (self.nodes as f64 / self.elapsed.as_secs_f64().max(1e-6)) as u64
+    }
+}
+
+/// How the search may use what the transposition table returns.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum TtPolicy {
+    /// A stored result at least as deep as needed settles the node (normal play).
+    #[default]
+    Cutoffs,
+    /// Only a result of exactly the needed depth settles the node. The search then returns the
+    /// same fixed-depth value as without a table, which the tests use to check the table.
+    SameDepthCutoffs,
+    /// The table only orders moves (its move goes first); it never settles a node.
+    MoveOnly,
+}
+
+/// A root move with what the last iteration learnt about it.
+#[derive(Clone, Debug)]
+struct RootMove {
+    mv: Move,
+    /// Exact score when the move was (one of) the best; `-INFINITE` when it only failed low.
+    score: Score,
+    pv: Vec<Move>,
+}
+
+/// Owns everything that survives between searches: the transposition table and the move
+/// ordering heuristics.
 pub struct Searcher {
+    tt: TranspositionTable,
+    killers: Killers,
+    history: History,
     hash_mb: usize,
+    /// Lines to report per iteration (UCI `MultiPV`).
+    pub multipv: usize,
+    /// Subtracted from every time budget for GUI and pipe latency (UCI `Move Overhead`).
+    pub move_overhead: Duration,
+    pub tt_policy: TtPolicy,
 }
 
 impl Searcher {
     pub fn new(hash_mb: usize) -> Searcher {
-        Searcher { hash_mb }
+        Searcher {
+            tt: TranspositionTable::new(hash_mb),
+            killers: Killers::default(),
+            history: History::default(),
+            hash_mb,
+            multipv: 1,
+            move_overhead: Duration::from_millis(DEFAULT_MOVE_OVERHEAD_MS),
+            tt_policy: TtPolicy::default(),
+        }
     }
 
     pub fn hash_mb(&self) -> usize {
         self.hash_mb
     }
 
-    /// Forgets everything learnt (transposition table, history): a new game.
-    pub fn clear(&mut self) {}
+    /// Re-allocates the transposition table (emptying it).
+    pub fn resize_hash(&mut self, mb: usize) -> Result<(), String> {
+        self.tt.resize(mb)?;
+        self.hash_mb = mb;
+        Ok(())
+    }
+
+    /// Forgets everything learnt (transposition table, killers, history): a new game.
+    pub fn clear(&mut self) {
+        self.tt.clear();
+        self.killers.clear();
+        self.history.clear();
+    }
+
+    /// The quiescence-search value of `pos` with a full window, from the side to move's view:
+    /// equal to the static evaluation exactly when no capture sequence changes it (data
+    /// generation keeps only such quiet positions).
+    pub fn quiescence(&mut self, pos: &Chess) -> Score {
+        let control = Control::default();
+        let key = crate::position::full_key(pos);
+        let mut worker = Worker {
+            tt: &mut self.tt,
+            killers: &mut self.killers,
+            history: &mut self.history,
+            control: &control,
+            stats: Stats::default(),
+            pv: pv::PvTable::default(),
+            keys: vec![key],
+            seldepth: 0,
+            stopped: false,
+            may_stop: false,
+            node_limit: u64::MAX,
+            budget: None,
+            tt_policy: self.tt_policy,
+        };
+        worker.quiescence(pos, 0, -Score::INFINITE, Score::INFINITE)
+    }
 
     /// Searches silently under `limits` and returns the result (for `bench`, `epd`, tests).
     pub fn run(&mut self, game: &Game, limits: &Limits) -> SearchOutcome {
+        self.search(game, limits, &Control::default(), &mut ())
+    }
+
+    /// Searches `game` under `limits`, reporting each iteration. Returns when a limit is
+    /// reached or `control` is stopped; an infinite or pondering search that runs out of depth
+    /// waits for `stop` (or `ponderhit`) before returning.
+    pub fn search(
+        &mut self,
+        game: &Game,
+        limits: &Limits,
+        control: &Control,
+        reporter: &mut dyn Reporter,
+    ) -> SearchOutcome {
         let start = Instant::now();
-        let _ = limits;
-        let best = game.root.legal_moves().first().copied();
-        SearchOutcome {
-            best_move: best,
-            ponder_move: None,
-            score: Score::ZERO,
-            depth: 1,
-            pv: best.into_iter().collect(),
-            nodes: 1,
-            elapsed: start.elapsed(),
+        self.tt.new_search();
+        self.killers.clear();
+
+        let legal = game.root.legal_moves();
+        let mut root_moves: Vec<RootMove> = legal
+            .iter()
+            .filter(|m| limits.searchmoves.is_empty() || limits.searchmoves.contains(m))
+            .map(|&mv| RootMove {
+                mv,
+                score: -Score::INFINITE,
+                pv: vec![mv],
+            })
+            .collect();
+
+        let mut keys = Vec::with_capacity(game.history.len() + MAX_PLY + 2);
+        keys.extend_from_slice(&game.history);
+        keys.push(game.root_key);
+        let mut worker = Worker {
+            tt: &mut self.tt,
+            killers: &mut self.killers,
+            history: &mut self.history,
+            control,
             stats: Stats::default(),
+            pv: pv::PvTable::default(),
+            keys,
+            seldepth: 0,
+            stopped: false,
+            may_stop: false,
+            node_limit: limits.nodes.unwrap_or(u64::MAX),
+            budget: TimeBudget::new(limits, self.move_overhead, root_moves.len()),
+            tt_policy: self.tt_policy,
+        };
+
+        let mut outcome = SearchOutcome {
+            best_move: None,
+            ponder_move: None,
+            score: if game.root.is_check() && legal.is_empty() {
+                Score::mated_in(0)
+            } else {
+                Score::DRAW
+            },
+            depth: 0,
+            seldepth: 0,
+            pv: Vec::new(),
+            nodes: 0,
+            elapsed: Duration::ZERO,
+            stats: Stats::default(),
+        };
+
+        if !root_moves.is_empty() {
+            let max_depth = match (limits.depth, limits.mate) {
+                _ if limits.infinite => MAX_DEPTH,
+                (Some(d), _) => d.clamp(1, MAX_DEPTH),
+                // A mate in n moves lies 2n - 1 plies deep.
+                (None, Some(n)) => (2 * n as Depth + 1).min(MAX_DEPTH),
+                (None, None) => MAX_DEPTH,
+            };
+            let lines = self.multipv.clamp(1, root_moves.len());
+            iterate(
+                &mut worker,
+                game,
+                limits,
+                &mut root_moves,
+                max_depth,
+                lines,
+                start,
+                reporter,
+                &mut outcome,
+            );
+            let best = &root_moves[0];
+            outcome.best_move = Some(best.mv);
+            outcome.ponder_move = best
+                .pv
+                .get(1)
+                .copied()
+                .or_else(|| ponder_from_tt(worker.tt, &game.root, game.root_key, best.mv));
+        }
+
+        // An infinite or pondering search never answers before it is told to.
+        while !control.is_stopped() && (limits.infinite || control.is_pondering()) {
+            std::thread::sleep(Duration::from_millis(1));
+        }
+
+        outcome.nodes = worker.stats.nodes;
+        outcome.elapsed = start.elapsed();
+        outcome.seldepth = worker.seldepth;
+        outcome.stats = worker.stats;
+        outcome
+    }
+}
+
+/// Iterative deepening: depth 1, 2, 3, ... until a limit says stop. Each iteration starts with
+/// the previous best move, which is what makes the deeper searches cheap.
+#[allow(clippy::too_many_arguments)]
+fn iterate(
+    worker: &mut Worker<'_>,
+    game: &Game,
+    limits: &Limits,
+    root_moves: &mut [RootMove],
+    max_depth: Depth,
+    lines: usize,
+    start: Instant,
+    reporter: &mut dyn Reporter,
+    outcome: &mut SearchOutcome,
+) {
+    let mut completed: Vec<RootMove> = root_moves.to_vec();
+    let mut nodes_before = 0;
+    for depth in 1..=max_depth {
+        worker.may_stop = depth > 1;
+        worker.seldepth = 0;
+        for line in 0..lines {
+            search_root(worker, game, root_moves, depth, line);
+            if worker.stopped {
+                break;
+            }
+        }
+
+        if worker.stopped {
+            // A partial iteration counts only if its best move was fully searched.
+            let first_done = root_moves[0].score > -Score::INFINITE;
+            if lines == 1 && first_done {
+                report(worker, root_moves, 1, depth, start, reporter);
+                set_outcome(outcome, &root_moves[0], depth);
+            } else {
+                root_moves.clone_from_slice(&completed);
+            }
+            return;
+        }
+
+        worker
+            .stats
+            .iteration_nodes
+            .push(worker.stats.nodes - nodes_before);
+        nodes_before = worker.stats.nodes;
+        report(worker, root_moves, lines, depth, start, reporter);
+        set_outcome(outcome, &root_moves[0], depth);
+        completed.clone_from_slice(root_moves);
+
+        let best = root_moves[0].score;
+        if limits.infinite || worker.control.is_pondering() {
+            continue;
+        }
+        if let (Some(n), Some(m)) = (limits.mate, best.mate_moves()) {
+            if m > 0 && m <= n as i32 {
+                return;
+            }
+        }
+        if worker.control.is_stopped() {
+            return;
+        }
+        if let Some(budget) = worker.budget {
+            if !budget.may_start_iteration(worker.control.clock_elapsed()) {
+                return;
+            }
+        }
+        if limits.nodes.is_some_and(|n| worker.stats.nodes >= n) {
+            return;
+        }
+        if !limits.is_bounded() && depth >= MAX_DEPTH {
+            return;
         }
     }
+}
+
+fn set_outcome(outcome: &mut SearchOutcome, best: &RootMove, depth: Depth) {
+    outcome.score = best.score;
+    outcome.depth = depth;
+    outcome.pv = best.pv.clone();
+}
+
+fn report(
+    worker: &Worker<'_>,
+    root_moves: &[RootMove],
+    lines: usize,
+    depth: Depth,
+    start: Instant,
+    reporter: &mut dyn Reporter,
+) {
+    let elapsed = start.elapsed();
+    let hashfull = worker.tt.hashfull();
+    for (i, rm) in root_moves.iter().take(lines).enumerate() {
+        reporter.iteration(&IterationInfo {
+            depth,
+            seldepth: worker.seldepth.max(depth as usize),
+            multipv: i + 1,
+            score: rm.score,
+            bound: Bound::Exact,
+            nodes: worker.stats.nodes,
+            elapsed,
+            hashfull,
+            pv: &rm.pv,
+        });
+    }
+}
+
+/// Searches the root moves from index `line` on (earlier ones are the better MultiPV lines
+/// already found at this depth) and moves the best of them to index `line`.
+fn search_root(
+    worker: &mut Worker<'_>,
+    game: &Game,
+    root_moves: &mut [RootMove],
+    depth: Depth,
+    line: usize,
+) {
+    let pos = &game.root;
+    let mut alpha = -Score::INFINITE;
+    let beta = Score::INFINITE;
+    for rm in root_moves[line..].iter_mut() {
+        rm.score = -Score::INFINITE;
+    }
+    worker.stats.nodes += 1; // the root itself
+    for rm in root_moves[line..].iter_mut() {
+        let m = rm.mv;
+        let mut child = pos.clone();
+        child.play_unchecked(m);
+        let key = child_key(pos, game.root_key, m, &child);
+        worker.keys.push(key);
+        let score = -worker.alpha_beta(&child, key, depth - 1, 1, -beta, -alpha);
+        worker.keys.pop();
+        if worker.stopped {
+            break;
+        }
+        if score > alpha {
+            alpha = score;
+            rm.score = score;
+            rm.pv.clear();
+            rm.pv.push(m);
+            rm.pv.extend(worker.pv.line(1));
+        }
+    }
+    // The best move found goes first; the others keep their order (a stable sort).
+    root_moves[line..].sort_by_key(|rm| std::cmp::Reverse(rm.score));
+}
+
+/// A ponder move when the principal variation stops after the best move (a table cutoff).
+fn ponder_from_tt(tt: &TranspositionTable, pos: &Chess, key: u64, best: Move) -> Option<Move> {
+    let mut child = pos.clone();
+    child.play_unchecked(best);
+    let child_key = child_key(pos, key, best, &child);
+    let hit = tt.probe(child_key, 1)?;
+    child.legal_moves().into_iter().find(|m| hit.mv.matches(*m))
 }

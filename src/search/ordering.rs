@@ -1,6 +1,11 @@
-//! Move ordering: which moves to try first so that alpha-beta cuts early.
+//! Move ordering: which moves to try first so that alpha-beta cuts early. The hash move, then
+//! captures and promotions by MVV-LVA, then the killer moves, then quiet moves by history.
 
-use shakmaty::{Move, Role};
+use shakmaty::{Color, Move, MoveList, Role};
+
+use crate::params::*;
+use crate::tt::PackedMove;
+use crate::types::{Depth, Ply, MAX_PLY};
 
 /// Value of a role for MVV-LVA (only the order matters).
 const fn role_value(role: Role) -> i32 {
@@ -26,4 +31,219 @@ pub fn mvv_lva(m: &Move) -> i32 {
         return 0;
     }
     100 * (victim + promotion) - role_value(m.role()) + 100
+}
+
+/// Whether a move changes material (a capture or a promotion): the moves quiescence searches
+/// and the ones killers and history leave alone.
+#[inline]
+pub fn is_tactical(m: &Move) -> bool {
+    m.is_capture() || m.is_promotion()
+}
+
+/// Quiet moves that caused a beta cutoff at the same ply elsewhere in the tree.
+pub struct Killers([[Option<Move>; 2]; MAX_PLY + 1]);
+
+impl Default for Killers {
+    fn default() -> Self {
+        Killers([[None; 2]; MAX_PLY + 1])
+    }
+}
+
+impl Killers {
+    pub fn get(&self, ply: Ply) -> [Option<Move>; 2] {
+        self.0[ply]
+    }
+
+    pub fn add(&mut self, ply: Ply, m: Move) {
+        let slot = &mut self.0[ply];
+        if slot[0] != Some(m) {
+            slot[1] = slot[0];
+            slot[0] = Some(m);
+        }
+    }
+
+    pub fn clear(&mut self) {
+        self.0 = [[None; 2]; MAX_PLY + 1];
+    }
+}
+
+/// How often a quiet move (by side, from- and to-square) caused cutoffs, ageing as it goes.
+pub struct History(Box<[[[i32; 64]; 64]; 2]>);
+
+impl Default for History {
+    fn default() -> Self {
+        History(Box::new([[[0; 64]; 64]; 2]))
+    }
+}
+
+impl History {
+    #[inline]
+    fn slot(&mut self, side: Color, m: &Move) -> &mut i32 {
+        let from = m.from().map_or(0, usize::from);
+        &mut self.0[side as usize][from][usize::from(m.to())]
+    }
+
+    #[inline]
+    pub fn get(&self, side: Color, m: &Move) -> i32 {
+        let from = m.from().map_or(0, usize::from);
+        self.0[side as usize][from][usize::from(m.to())]
+    }
+
+    /// Rewards (positive `bonus`) or punishes a move; the "gravity" term keeps values within
+    /// `HISTORY_MAX` and lets old knowledge fade.
+    pub fn update(&mut self, side: Color, m: &Move, bonus: i32) {
+        let bonus = bonus.clamp(-HISTORY_MAX, HISTORY_MAX);
+        let h = self.slot(side, m);
+        *h += bonus - *h * bonus.abs() / HISTORY_MAX;
+    }
+
+    /// The bonus for a cutoff at `depth`: deeper cutoffs save more work.
+    pub fn bonus(depth: Depth) -> i32 {
+        (depth * depth * 16).min(HISTORY_MAX)
+    }
+
+    pub fn clear(&mut self) {
+        *self.0 = [[[0; 64]; 64]; 2];
+    }
+}
+
+/// Legal moves with their ordering keys, handed out best first by selection: at a node that
+/// cuts after one or two moves the rest are never sorted.
+pub struct MovePicker {
+    moves: MoveList,
+    keys: [i32; 256],
+    next: usize,
+}
+
+impl MovePicker {
+    /// Orders all moves (main search).
+    pub fn new(
+        moves: MoveList,
+        tt_move: PackedMove,
+        killers: [Option<Move>; 2],
+        history: &History,
+        side: Color,
+    ) -> MovePicker {
+        let mut keys = [0; 256];
+        for (key, m) in keys.iter_mut().zip(moves.iter()) {
+            *key = if tt_move.matches(*m) {
+                ORDER_TT_MOVE
+            } else if is_tactical(m) {
+                ORDER_GOOD_CAPTURE + mvv_lva(m)
+            } else if killers[0] == Some(*m) {
+                ORDER_FIRST_KILLER
+            } else if killers[1] == Some(*m) {
+                ORDER_SECOND_KILLER
+            } else {
+                history.get(side, m)
+            };
+        }
+        MovePicker {
+            moves,
+            keys,
+            next: 0,
+        }
+    }
+
+    /// Keeps only captures and promotions (to a queen: under-promotions are never better in
+    /// quiescence), ordered by MVV-LVA.
+    pub fn tactical(mut moves: MoveList) -> MovePicker {
+        moves.retain(|m| m.is_capture() || m.promotion() == Some(Role::Queen));
+        let mut keys = [0; 256];
+        for (key, m) in keys.iter_mut().zip(moves.iter()) {
+            *key = mvv_lva(m);
+        }
+        MovePicker {
+            moves,
+            keys,
+            next: 0,
+        }
+    }
+
+    /// Orders by MVV-LVA only (quiescence in check: every evasion).
+    pub fn by_mvv_lva(moves: MoveList) -> MovePicker {
+        let mut keys = [0; 256];
+        for (key, m) in keys.iter_mut().zip(moves.iter()) {
+            *key = mvv_lva(m);
+        }
+        MovePicker {
+            moves,
+            keys,
+            next: 0,
+        }
+    }
+
+    pub fn len(&self) -> usize {
+        self.moves.len()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.moves.is_empty()
+    }
+}
+
+impl Iterator for MovePicker {
+    type Item = Move;
+
+    #[inline]
+    fn next(&mut self) -> Option<Move> {
+        let n = self.moves.len();
+        if self.next >= n {
+            return None;
+        }
+        let mut best = self.next;
+        for i in self.next + 1..n {
+            if self.keys[i] > self.keys[best] {
+                best = i;
+            }
+        }
+        self.moves.swap(self.next, best);
+        self.keys.swap(self.next, best);
+        self.next += 1;
+        Some(self.moves[self.next - 1])
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use shakmaty::fen::Fen;
+    use shakmaty::{CastlingMode, Chess, Position};
+
+    #[test]
+    fn captures_of_big_pieces_by_small_ones_come_first() {
+        // White can take the queen on d5 with the pawn (e4) or the knight (c3), or a pawn on a5.
+        let pos: Chess = "4k3/8/8/p2q4/4P3/2N5/8/4K3 w - - 0 1"
+            .parse::<Fen>()
+            .unwrap()
+            .into_position(CastlingMode::Standard)
+            .unwrap();
+        let mut picker = MovePicker::new(
+            pos.legal_moves(),
+            PackedMove::NONE,
+            [None; 2],
+            &History::default(),
+            Color::White,
+        );
+        let first = picker.next().unwrap();
+        assert_eq!(first.to_string(), "e4xd5");
+        let second = picker.next().unwrap();
+        assert_eq!(second.to_string(), "Nc3xd5");
+    }
+
+    #[test]
+    fn tt_move_comes_first_even_if_quiet() {
+        let pos = Chess::default();
+        let moves = pos.legal_moves();
+        let wanted = moves[7];
+        let mut picker = MovePicker::new(
+            moves,
+            PackedMove::new(wanted),
+            [None; 2],
+            &History::default(),
+            Color::White,
+        );
+        assert_eq!(picker.next(), Some(wanted));
+        assert_eq!(picker.count(), 19);
+    }
 }

@@ -1,5 +1,11 @@
 //! Counters that show how well the search prunes. The definitions match the reference
-//! alpha-beta in `reference/` so that its figures and the engine's can be compared.
+//! alpha-beta in `reference/` so that its figures and the engine's can be compared:
+//! - a *node* is a position visited (main search and quiescence, the root included);
+//! - a *beta cutoff* is a node where a move's score reached beta and ended the node's search;
+//! - a *first-move cutoff* is a beta cutoff made by the first move searched at that node.
+
+use std::fmt;
+use std::time::Duration;
 
 /// Per-search counters.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
@@ -14,4 +20,75 @@ pub struct Stats {
     pub beta_cutoffs: u64,
     /// Those of `beta_cutoffs` made by the first move searched.
     pub first_move_cutoffs: u64,
+    /// Nodes searched by each completed iteration, depth 1 first.
+    pub iteration_nodes: Vec<u64>,
+}
+
+fn percent(part: u64, whole: u64) -> f64 {
+    if whole == 0 {
+        0.0
+    } else {
+        100.0 * part as f64 / whole as f64
+    }
+}
+
+impl Stats {
+    /// Share of beta cutoffs made by the first move: how often move ordering was right.
+    pub fn first_move_cutoff_percent(&self) -> f64 {
+        percent(self.first_move_cutoffs, self.beta_cutoffs)
+    }
+
+    pub fn qnode_percent(&self) -> f64 {
+        percent(self.qnodes, self.nodes)
+    }
+
+    pub fn tt_hit_percent(&self) -> f64 {
+        percent(self.tt_hits, self.tt_probes)
+    }
+
+    /// Effective branching factor: how many times more nodes each extra ply of depth costs,
+    /// as the geometric mean of the last two iteration-to-iteration ratios (two, because odd
+    /// and even depths alternate in cost under alpha-beta). `None` before depth 3.
+    pub fn effective_branching_factor(&self) -> Option<f64> {
+        let n = self.iteration_nodes.len();
+        if n < 3 || self.iteration_nodes[n - 3] == 0 {
+            return None;
+        }
+        Some((self.iteration_nodes[n - 1] as f64 / self.iteration_nodes[n - 3] as f64).sqrt())
+    }
+
+    /// The one-line summary the UCI loop prints as `info string` before `bestmove`.
+    pub fn summary(&self, elapsed: Duration) -> StatsSummary<'_> {
+        StatsSummary {
+            stats: self,
+            elapsed,
+        }
+    }
+}
+
+/// `key=value` pairs, so that tests and scripts can read them.
+pub struct StatsSummary<'a> {
+    stats: &'a Stats,
+    elapsed: Duration,
+}
+
+impl fmt::Display for StatsSummary<'_> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let s = self.stats;
+        let nps = (s.nodes as f64 / self.elapsed.as_secs_f64().max(1e-6)) as u64;
+        write!(
+            f,
+            "stats nodes={} qnodes={:.1}% nps={} tthits={:.1}% cutoffs={} firstmovecutoffs={:.1}%",
+            s.nodes,
+            s.qnode_percent(),
+            nps,
+            s.tt_hit_percent(),
+            s.beta_cutoffs,
+            s.first_move_cutoff_percent()
+        )?;
+        match s.effective_branching_factor() {
+            Some(ebf) => write!(f, " ebf={ebf:.2}"),
+            None => write!(f, " ebf=n/a"),
+        }
+    }
 }

@@ -1,0 +1,75 @@
+//! Quiescence search: at the horizon, keep playing captures and promotions until the position
+//! is quiet, so that the static evaluation is never taken in the middle of an exchange.
+
+use shakmaty::{Chess, Position};
+
+use super::ordering::MovePicker;
+use super::worker::Worker;
+use crate::eval::evaluate;
+use crate::types::{Ply, Score, MAX_PLY};
+
+impl Worker<'_> {
+    pub(super) fn quiescence(
+        &mut self,
+        pos: &Chess,
+        ply: Ply,
+        mut alpha: Score,
+        beta: Score,
+    ) -> Score {
+        self.pv.clear(ply);
+        self.count_node(ply);
+        self.stats.qnodes += 1;
+        if self.stopped {
+            return Score::ZERO;
+        }
+        if ply >= MAX_PLY - 1 {
+            return evaluate(pos);
+        }
+
+        let in_check = pos.is_check();
+        let moves = pos.legal_moves();
+        if moves.is_empty() {
+            return if in_check {
+                Score::mated_in(ply)
+            } else {
+                Score::DRAW
+            };
+        }
+
+        let (mut best, picker) = if in_check {
+            // No standing pat in check: every evasion is searched.
+            (-Score::INFINITE, MovePicker::by_mvv_lva(moves))
+        } else {
+            // Standing pat: the side to move may decline every capture.
+            let stand_pat = evaluate(pos);
+            if stand_pat >= beta {
+                return stand_pat;
+            }
+            alpha = alpha.max(stand_pat);
+            (stand_pat, MovePicker::tactical(moves))
+        };
+
+        for (index, m) in picker.enumerate() {
+            let mut child = pos.clone();
+            child.play_unchecked(m);
+            let score = -self.quiescence(&child, ply + 1, -beta, -alpha);
+            if self.stopped {
+                return Score::ZERO;
+            }
+            if score > best {
+                best = score;
+                if score > alpha {
+                    alpha = score;
+                    if score >= beta {
+                        self.stats.beta_cutoffs += 1;
+                        if index == 0 {
+                            self.stats.first_move_cutoffs += 1;
+                        }
+                        break;
+                    }
+                }
+            }
+        }
+        best
+    }
+}

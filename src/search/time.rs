@@ -1,0 +1,105 @@
+//! The time manager: how long this move may take, from the clock and the limits.
+
+use std::time::Duration;
+
+use super::{Clock, Limits};
+use crate::params::*;
+
+/// The time a search may use, measured from the moment the clock started (the `go`, or the
+/// `ponderhit` that ends pondering).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct TimeBudget {
+    /// Do not start another iteration after (part of) this.
+    pub soft: Duration,
+    /// Stop the search at once when this is reached.
+    pub hard: Duration,
+}
+
+impl TimeBudget {
+    /// `None` when the search has no time limit (depth, nodes, mate, infinite).
+    pub fn new(limits: &Limits, overhead: Duration, legal_moves: usize) -> Option<TimeBudget> {
+        let from_clock = limits
+            .clock
+            .map(|c| Self::from_clock(c, overhead, legal_moves));
+        let from_movetime = limits.movetime.map(|t| {
+            let t = t.saturating_sub(overhead).max(Duration::from_millis(1));
+            TimeBudget { soft: t, hard: t }
+        });
+        match (from_clock, from_movetime) {
+            (Some(a), Some(b)) => Some(TimeBudget {
+                soft: a.soft.min(b.soft),
+                hard: a.hard.min(b.hard),
+            }),
+            (a, b) => a.or(b),
+        }
+    }
+
+    fn from_clock(clock: Clock, overhead: Duration, legal_moves: usize) -> TimeBudget {
+        let left = clock
+            .time
+            .saturating_sub(overhead)
+            .max(Duration::from_millis(1));
+        let moves_to_go = clock.moves_to_go.unwrap_or(DEFAULT_MOVES_TO_GO).max(1);
+        let increment = clock.increment * INCREMENT_USE_PERCENT / 100;
+        let mut soft = left / moves_to_go + increment;
+        let mut hard = (soft * HARD_LIMIT_SOFT_MULTIPLE).min(left * HARD_LIMIT_MAX_PERCENT / 100);
+        if moves_to_go == 1 {
+            hard = left * (100 - LAST_MOVE_RESERVE_PERCENT) / 100;
+        }
+        if legal_moves == 1 {
+            // Nothing to think about: answer as soon as a move (and a ponder move) is known.
+            soft = soft.min(Duration::from_millis(10));
+        }
+        // The soft target never exceeds the hard limit.
+        soft = soft.min(hard);
+        TimeBudget { soft, hard }
+    }
+
+    /// Whether a new iteration is worth starting after `elapsed`.
+    pub fn may_start_iteration(&self, elapsed: Duration) -> bool {
+        elapsed < self.soft * NEW_ITERATION_MAX_PERCENT / 100
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn clock(ms: u64, inc: u64, mtg: Option<u32>) -> Limits {
+        Limits {
+            clock: Some(Clock {
+                time: Duration::from_millis(ms),
+                increment: Duration::from_millis(inc),
+                moves_to_go: mtg,
+            }),
+            ..Limits::default()
+        }
+    }
+
+    #[test]
+    fn hard_limit_leaves_most_of_the_clock() {
+        let overhead = Duration::from_millis(20);
+        for (ms, inc, mtg) in [
+            (1000, 10, None),
+            (100, 0, None),
+            (10_000, 100, None),
+            (10_000, 0, Some(40)),
+            (50, 0, Some(1)),
+            (30, 0, None),
+        ] {
+            let b = TimeBudget::new(&clock(ms, inc, mtg), overhead, 20).unwrap();
+            assert!(b.soft <= b.hard, "{ms}+{inc}/{mtg:?}: {b:?}");
+            assert!(
+                b.hard < Duration::from_millis(ms).max(Duration::from_millis(1)),
+                "{ms}+{inc}/{mtg:?}: {b:?}"
+            );
+        }
+    }
+
+    #[test]
+    fn movetime_subtracts_the_overhead() {
+        let b = TimeBudget::new(&Limits::movetime(500), Duration::from_millis(20), 20).unwrap();
+        assert_eq!(b.hard, Duration::from_millis(480));
+        assert!(TimeBudget::new(&Limits::depth(5), Duration::ZERO, 20).is_none());
+    }
+}

@@ -1,0 +1,119 @@
+//! The state of one running search: the tables it reads and teaches, its counters, its path,
+//! and the limits it polls.
+
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::Mutex;
+use std::time::{Duration, Instant};
+
+use super::ordering::{History, Killers};
+use super::pv::PvTable;
+use super::stats::Stats;
+use super::time::TimeBudget;
+use super::TtPolicy;
+use crate::params::POLL_INTERVAL_NODES;
+use crate::position::Key;
+use crate::tt::TranspositionTable;
+use crate::types::Ply;
+
+/// Shared between the search thread and the thread reading commands: how to stop a search and
+/// when its clock started.
+#[derive(Debug)]
+pub struct Control {
+    stop: AtomicBool,
+    pondering: AtomicBool,
+    clock_start: Mutex<Instant>,
+}
+
+impl Default for Control {
+    fn default() -> Self {
+        Control {
+            stop: AtomicBool::new(false),
+            pondering: AtomicBool::new(false),
+            clock_start: Mutex::new(Instant::now()),
+        }
+    }
+}
+
+impl Control {
+    /// Prepares for a new search; `pondering` searches run without a clock until `ponderhit`.
+    pub fn begin(&self, pondering: bool) {
+        self.stop.store(false, Ordering::SeqCst);
+        self.pondering.store(pondering, Ordering::SeqCst);
+        *self.clock_start.lock().unwrap_or_else(|e| e.into_inner()) = Instant::now();
+    }
+
+    /// Asks the search to finish as soon as it can (`stop`, `quit`).
+    pub fn stop(&self) {
+        self.stop.store(true, Ordering::SeqCst);
+    }
+
+    pub fn is_stopped(&self) -> bool {
+        self.stop.load(Ordering::Relaxed)
+    }
+
+    /// The opponent played the expected move: our clock runs from now on.
+    pub fn ponderhit(&self) {
+        *self.clock_start.lock().unwrap_or_else(|e| e.into_inner()) = Instant::now();
+        self.pondering.store(false, Ordering::SeqCst);
+    }
+
+    pub fn is_pondering(&self) -> bool {
+        self.pondering.load(Ordering::Relaxed)
+    }
+
+    /// Time on our clock since the search (or the ponderhit) began.
+    pub fn clock_elapsed(&self) -> Duration {
+        self.clock_start
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .elapsed()
+    }
+}
+
+pub(super) struct Worker<'a> {
+    pub tt: &'a mut TranspositionTable,
+    pub killers: &'a mut Killers,
+    pub history: &'a mut History,
+    pub control: &'a Control,
+    pub stats: Stats,
+    pub pv: PvTable,
+    /// Keys of the game's earlier positions and of the path from the root to this node.
+    pub keys: Vec<Key>,
+    pub seldepth: Ply,
+    /// Set once a limit is hit; every node then returns at once and the result is discarded.
+    pub stopped: bool,
+    /// False while depth 1 runs, which must finish so that a legal move is always ready.
+    pub may_stop: bool,
+    pub node_limit: u64,
+    pub budget: Option<TimeBudget>,
+    pub tt_policy: TtPolicy,
+}
+
+impl Worker<'_> {
+    #[inline]
+    pub fn count_node(&mut self, ply: Ply) {
+        self.stats.nodes += 1;
+        self.seldepth = self.seldepth.max(ply);
+        if self.may_stop && self.stats.nodes >= self.node_limit {
+            self.stopped = true;
+        }
+        if self.stats.nodes.is_multiple_of(POLL_INTERVAL_NODES) {
+            self.poll();
+        }
+    }
+
+    /// Looks at the stop flag and the clock.
+    fn poll(&mut self) {
+        if !self.may_stop {
+            return;
+        }
+        if self.control.is_stopped() {
+            self.stopped = true;
+        }
+        if let Some(budget) = self.budget {
+            if !self.control.is_pondering() && self.control.clock_elapsed() >= budget.hard {
+                self.stopped = true;
+            }
+        }
+    }
+}

@@ -1,0 +1,272 @@
+//! Parsing UCI input lines into commands. Nothing here touches engine state, so every error is
+//! found before anything changes.
+
+use std::time::Duration;
+
+/// Where `position` starts.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Start {
+    StartPos,
+    Fen(String),
+}
+
+/// The parameters of `go`, any subset, as given.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Go {
+    pub wtime: Option<Duration>,
+    pub btime: Option<Duration>,
+    pub winc: Option<Duration>,
+    pub binc: Option<Duration>,
+    pub movestogo: Option<u32>,
+    pub depth: Option<i32>,
+    pub nodes: Option<u64>,
+    pub mate: Option<u32>,
+    pub movetime: Option<Duration>,
+    pub infinite: bool,
+    pub ponder: bool,
+    /// In UCI notation; checked against the position when the search starts.
+    pub searchmoves: Vec<String>,
+    /// `go perft <depth>`: count leaves instead of searching.
+    pub perft: Option<u32>,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Command {
+    Uci,
+    IsReady,
+    UciNewGame,
+    SetOption {
+        name: String,
+        value: Option<String>,
+    },
+    Position {
+        start: Start,
+        moves: Vec<String>,
+    },
+    Go(Go),
+    Stop,
+    PonderHit,
+    Quit,
+    /// `d`: show the board, FEN and key.
+    Display,
+    /// `eval`: show the static evaluation.
+    Eval,
+    /// `debug on|off`, `register ...`: accepted and ignored.
+    Ignored,
+    /// A blank line.
+    Empty,
+}
+
+/// Parses one line. `Err` carries the text for `info string error: ...`.
+pub fn parse(line: &str) -> Result<Command, String> {
+    let mut words = line.split_whitespace();
+    let Some(head) = words.next() else {
+        return Ok(Command::Empty);
+    };
+    let rest: Vec<&str> = words.collect();
+    match head {
+        "uci" => Ok(Command::Uci),
+        "isready" => Ok(Command::IsReady),
+        "ucinewgame" => Ok(Command::UciNewGame),
+        "setoption" => parse_setoption(&rest),
+        "position" => parse_position(&rest),
+        "go" => parse_go(&rest).map(Command::Go),
+        "stop" => Ok(Command::Stop),
+        "ponderhit" => Ok(Command::PonderHit),
+        "quit" => Ok(Command::Quit),
+        "d" => Ok(Command::Display),
+        "eval" => Ok(Command::Eval),
+        "debug" | "register" => Ok(Command::Ignored),
+        other => Err(format!("unknown command '{}'", truncate(other))),
+    }
+}
+
+/// Keeps error messages short whatever garbage came in.
+fn truncate(s: &str) -> String {
+    const MAX: usize = 40;
+    if s.chars().count() <= MAX {
+        s.to_string()
+    } else {
+        s.chars().take(MAX).collect::<String>() + "..."
+    }
+}
+
+/// `setoption name <words...> [value <words...>]`: names may contain spaces.
+fn parse_setoption(words: &[&str]) -> Result<Command, String> {
+    if words.first() != Some(&"name") {
+        return Err("setoption: expected 'name'".into());
+    }
+    let value_at = words.iter().position(|w| *w == "value");
+    let name_words = &words[1..value_at.unwrap_or(words.len())];
+    if name_words.is_empty() {
+        return Err("setoption: missing option name".into());
+    }
+    let value = value_at.map(|i| words[i + 1..].join(" "));
+    Ok(Command::SetOption {
+        name: name_words.join(" "),
+        value,
+    })
+}
+
+fn parse_position(words: &[&str]) -> Result<Command, String> {
+    let moves_at = words.iter().position(|w| *w == "moves");
+    let spec = &words[..moves_at.unwrap_or(words.len())];
+    let moves = moves_at
+        .map(|i| words[i + 1..].iter().map(|s| s.to_string()).collect())
+        .unwrap_or_default();
+    let start = match spec.first() {
+        Some(&"startpos") if spec.len() == 1 => Start::StartPos,
+        Some(&"startpos") => return Err("position: unexpected words after 'startpos'".into()),
+        Some(&"fen") if spec.len() > 1 => Start::Fen(spec[1..].join(" ")),
+        Some(&"fen") => return Err("position: missing FEN".into()),
+        _ => return Err("position: expected 'startpos' or 'fen'".into()),
+    };
+    Ok(Command::Position { start, moves })
+}
+
+fn number<T: std::str::FromStr>(key: &str, value: Option<&&str>) -> Result<T, String> {
+    let v = value.ok_or_else(|| format!("go: missing value after '{key}'"))?;
+    v.parse()
+        .map_err(|_| format!("go: bad value '{}' for '{key}'", truncate(v)))
+}
+
+/// Clock values may be negative (some GUIs send them when a clock ran over): read as zero.
+fn millis(key: &str, value: Option<&&str>) -> Result<Duration, String> {
+    let ms: i64 = number(key, value)?;
+    Ok(Duration::from_millis(ms.max(0) as u64))
+}
+
+fn parse_go(words: &[&str]) -> Result<Go, String> {
+    let mut go = Go::default();
+    let mut i = 0;
+    while i < words.len() {
+        let key = words[i];
+        let value = words.get(i + 1);
+        match key {
+            "wtime" => go.wtime = Some(millis(key, value)?),
+            "btime" => go.btime = Some(millis(key, value)?),
+            "winc" => go.winc = Some(millis(key, value)?),
+            "binc" => go.binc = Some(millis(key, value)?),
+            "movetime" => go.movetime = Some(millis(key, value)?),
+            "movestogo" => go.movestogo = Some(number(key, value)?),
+            "depth" => go.depth = Some(number(key, value)?),
+            "nodes" => go.nodes = Some(number(key, value)?),
+            "mate" => go.mate = Some(number(key, value)?),
+            "perft" => go.perft = Some(number(key, value)?),
+            "infinite" => {
+                go.infinite = true;
+                i += 1;
+                continue;
+            }
+            "ponder" => {
+                go.ponder = true;
+                i += 1;
+                continue;
+            }
+            "searchmoves" => {
+                // Runs to the end of the line, or to the next keyword if a GUI put one after.
+                i += 1;
+                while i < words.len() && !is_go_keyword(words[i]) {
+                    go.searchmoves.push(words[i].to_string());
+                    i += 1;
+                }
+                continue;
+            }
+            other => return Err(format!("go: unknown parameter '{}'", truncate(other))),
+        }
+        i += 2;
+    }
+    Ok(go)
+}
+
+fn is_go_keyword(w: &str) -> bool {
+    matches!(
+        w,
+        "wtime"
+            | "btime"
+            | "winc"
+            | "binc"
+            | "movestogo"
+            | "depth"
+            | "nodes"
+            | "mate"
+            | "movetime"
+            | "infinite"
+            | "ponder"
+            | "perft"
+    )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn setoption_names_may_have_spaces() {
+        assert_eq!(
+            parse("setoption name Move Overhead value 30").unwrap(),
+            Command::SetOption {
+                name: "Move Overhead".into(),
+                value: Some("30".into())
+            }
+        );
+        assert_eq!(
+            parse("setoption name Clear Hash").unwrap(),
+            Command::SetOption {
+                name: "Clear Hash".into(),
+                value: None
+            }
+        );
+        assert!(parse("setoption value 3").is_err());
+    }
+
+    #[test]
+    fn position_reads_fen_and_moves() {
+        let cmd = parse("position fen 8/8/8/8/8/8/8/K1k5 w - - 0 1 moves a1a2 c1c2").unwrap();
+        assert_eq!(
+            cmd,
+            Command::Position {
+                start: Start::Fen("8/8/8/8/8/8/8/K1k5 w - - 0 1".into()),
+                moves: vec!["a1a2".into(), "c1c2".into()]
+            }
+        );
+        assert!(parse("position").is_err());
+        assert!(parse("position fen").is_err());
+        assert!(parse("position startpos e2e4").is_err());
+    }
+
+    #[test]
+    fn go_accepts_any_subset() {
+        let go = match parse("go wtime 100").unwrap() {
+            Command::Go(g) => g,
+            _ => unreachable!(),
+        };
+        assert_eq!(go.wtime, Some(Duration::from_millis(100)));
+        assert_eq!(go.btime, None);
+        let go = match parse("go infinite searchmoves e2e4 d2d4").unwrap() {
+            Command::Go(g) => g,
+            _ => unreachable!(),
+        };
+        assert!(go.infinite);
+        assert_eq!(go.searchmoves, vec!["e2e4", "d2d4"]);
+        let go = match parse("go wtime -20 btime 5000 ponder").unwrap() {
+            Command::Go(g) => g,
+            _ => unreachable!(),
+        };
+        assert_eq!(go.wtime, Some(Duration::ZERO));
+        assert!(go.ponder);
+    }
+
+    #[test]
+    fn malformed_go_is_an_error() {
+        assert!(parse("go depth abc").is_err());
+        assert!(parse("go depth").is_err());
+        assert!(parse("go fast").is_err());
+    }
+
+    #[test]
+    fn unknown_commands_are_errors_and_blank_lines_are_not() {
+        assert!(parse("fly").is_err());
+        assert_eq!(parse("   ").unwrap(), Command::Empty);
+    }
+}

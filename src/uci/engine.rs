@@ -1,0 +1,357 @@
+//! Executing UCI commands: the position, the options, and the search thread.
+
+use std::io::Write;
+use std::sync::{Arc, Mutex};
+use std::thread::JoinHandle;
+use std::time::Duration;
+
+use shakmaty::uci::UciMove;
+use shakmaty::{CastlingMode, Chess, Color, Move, Position};
+
+use super::command::{Command, Go, Start};
+use super::options::{self, Change, Options};
+use crate::eval;
+use crate::position::Game;
+use crate::search::{Clock, Control, IterationInfo, Limits, Reporter, Searcher};
+use crate::types::Bound;
+
+/// Stack for the search thread: each ply holds move lists of a few kilobytes.
+const SEARCH_STACK_BYTES: usize = 64 * 1024 * 1024;
+
+/// Writes one protocol line to stdout and flushes it at once.
+pub fn send(line: &str) {
+    let mut out = std::io::stdout().lock();
+    // A closed stdout (the GUI went away) is no reason to panic.
+    let _ = writeln!(out, "{line}");
+    let _ = out.flush();
+}
+
+/// Writes `info string error: ...`.
+pub fn send_error(message: &str) {
+    send(&format!("info string error: {message}"));
+}
+
+/// Whether the loop should go on reading.
+#[derive(Debug, PartialEq, Eq)]
+pub enum Flow {
+    Continue,
+    Quit,
+}
+
+pub struct Engine {
+    game: Game,
+    options: Options,
+    searcher: Arc<Mutex<Searcher>>,
+    control: Arc<Control>,
+    search_thread: Option<JoinHandle<()>>,
+    /// The running search is `go infinite`: at end of input it is stopped, not awaited.
+    searching_endlessly: bool,
+}
+
+impl Default for Engine {
+    fn default() -> Self {
+        let options = Options::default();
+        Engine {
+            game: Game::default(),
+            searcher: Arc::new(Mutex::new(Searcher::new(options.hash_mb))),
+            options,
+            control: Arc::new(Control::default()),
+            search_thread: None,
+            searching_endlessly: false,
+        }
+    }
+}
+
+impl Engine {
+    pub fn execute(&mut self, command: Command) -> Flow {
+        match command {
+            Command::Uci => {
+                send(&format!("id name Cutoff {}", env!("CARGO_PKG_VERSION")));
+                send("id author the Cutoff developers");
+                for line in options::declarations() {
+                    send(&line);
+                }
+                send("uciok");
+            }
+            Command::IsReady => send("readyok"),
+            Command::UciNewGame => {
+                self.stop_search();
+                self.lock_searcher().clear();
+                self.game = Game::new(Chess::default(), self.castling_mode());
+            }
+            Command::SetOption { name, value } => self.set_option(&name, value.as_deref()),
+            Command::Position { start, moves } => match self.build_game(&start, &moves) {
+                Ok(game) => self.game = game,
+                Err(e) => send_error(&format!("{e}; position unchanged")),
+            },
+            Command::Go(go) => self.go(go),
+            Command::Stop => self.stop_search(),
+            Command::PonderHit => self.control.ponderhit(),
+            Command::Quit => {
+                self.stop_search();
+                return Flow::Quit;
+            }
+            Command::Display => self.display(),
+            Command::Eval => self.show_eval(),
+            Command::Ignored | Command::Empty => {}
+        }
+        Flow::Continue
+    }
+
+    /// End of input: let a bounded search finish and answer, stop an endless one, then quit.
+    pub fn finish(&mut self) {
+        if self.is_searching() && !self.control.is_pondering() {
+            if let Some(handle) = self.search_thread.take() {
+                // An infinite search would never end by itself; `wait_or_stop` decides.
+                self.wait_or_stop(handle);
+            }
+        }
+        self.stop_search();
+    }
+
+    fn wait_or_stop(&mut self, handle: JoinHandle<()>) {
+        while !handle.is_finished() {
+            if self.searching_endlessly {
+                self.control.stop();
+            }
+            std::thread::sleep(Duration::from_millis(1));
+        }
+        let _ = handle.join();
+    }
+
+    fn is_searching(&self) -> bool {
+        self.search_thread
+            .as_ref()
+            .is_some_and(|h| !h.is_finished())
+    }
+
+    /// Stops a running search (it answers `bestmove`) and waits for it.
+    fn stop_search(&mut self) {
+        if let Some(handle) = self.search_thread.take() {
+            self.control.stop();
+            let _ = handle.join();
+        }
+    }
+
+    fn lock_searcher(&self) -> std::sync::MutexGuard<'_, Searcher> {
+        // A panicked search leaves the tables usable; recover them rather than die.
+        self.searcher.lock().unwrap_or_else(|e| e.into_inner())
+    }
+
+    fn castling_mode(&self) -> CastlingMode {
+        CastlingMode::from_chess960(self.options.chess960)
+    }
+
+    fn set_option(&mut self, name: &str, value: Option<&str>) {
+        let change = match options::parse_change(name, value) {
+            Ok(c) => c,
+            Err(e) => return send_error(&e),
+        };
+        if self.is_searching() {
+            return send_error(&format!("cannot change '{name}' while searching"));
+        }
+        self.search_thread = None;
+        match change {
+            Change::Hash(mb) => {
+                let resized = self.lock_searcher().resize_hash(mb);
+                match resized {
+                    Ok(()) => self.options.hash_mb = mb,
+                    Err(e) => send_error(&e),
+                }
+            }
+            Change::ClearHash => self.lock_searcher().clear(),
+            Change::MultiPv(n) => self.options.multipv = n,
+            Change::MoveOverhead(ms) => self.options.move_overhead_ms = ms,
+            Change::Ponder(on) => self.options.ponder = on,
+            Change::Chess960(on) => {
+                self.options.chess960 = on;
+                self.game.castling_mode = self.castling_mode();
+            }
+        }
+    }
+
+    /// Builds the game a `position` command describes; the current one stays on any error.
+    fn build_game(&self, start: &Start, moves: &[String]) -> Result<Game, String> {
+        let mode = self.castling_mode();
+        let mut game = match start {
+            Start::StartPos => Game::new(Chess::default(), mode),
+            Start::Fen(fen) => Game::from_fen(fen, mode)?,
+        };
+        for (i, m) in moves.iter().enumerate() {
+            game.play_uci(m)
+                .map_err(|e| format!("{e} (move {} of the list)", i + 1))?;
+        }
+        Ok(game)
+    }
+
+    fn go(&mut self, go: Go) {
+        if let Some(depth) = go.perft {
+            self.stop_search();
+            return crate::perft::uci_perft(&self.game, depth);
+        }
+        let limits = match self.limits(&go) {
+            Ok(l) => l,
+            Err(e) => return send_error(&e),
+        };
+        // One bestmove per go: a search still running answers before the new one starts.
+        self.stop_search();
+
+        let game = self.game.clone();
+        let searcher = Arc::clone(&self.searcher);
+        let control = Arc::clone(&self.control);
+        let multipv = self.options.multipv;
+        let overhead = Duration::from_millis(self.options.move_overhead_ms);
+        self.searching_endlessly = go.infinite;
+        control.begin(go.ponder);
+        let spawned = std::thread::Builder::new()
+            .name("search".into())
+            .stack_size(SEARCH_STACK_BYTES)
+            .spawn(move || {
+                let mut searcher = searcher.lock().unwrap_or_else(|e| e.into_inner());
+                searcher.multipv = multipv;
+                searcher.move_overhead = overhead;
+                let mut reporter = UciReporter {
+                    mode: game.castling_mode,
+                };
+                let outcome = searcher.search(&game, &limits, &control, &mut reporter);
+                send(&format!(
+                    "info string {}",
+                    outcome.stats.summary(outcome.elapsed)
+                ));
+                match outcome.best_move {
+                    Some(best) => {
+                        let mut line = format!("bestmove {}", game.uci(best));
+                        if let Some(reply) = outcome.ponder_move {
+                            line += &format!(" ponder {}", game.uci(reply));
+                        }
+                        send(&line);
+                    }
+                    None => {
+                        send(&format!("info depth 0 score {}", outcome.score));
+                        send("bestmove (none)");
+                    }
+                }
+            });
+        match spawned {
+            Ok(handle) => self.search_thread = Some(handle),
+            Err(e) => send_error(&format!("cannot start the search thread: {e}")),
+        }
+    }
+
+    /// Turns `go` parameters into search limits for the side to move.
+    fn limits(&self, go: &Go) -> Result<Limits, String> {
+        let pos = &self.game.root;
+        let (time, inc) = match pos.turn() {
+            Color::White => (go.wtime, go.winc),
+            Color::Black => (go.btime, go.binc),
+        };
+        // A clock given only for the other side still bounds the search.
+        let time = time.or(go.wtime).or(go.btime);
+        let clock = time.map(|time| Clock {
+            time,
+            increment: inc.unwrap_or_default(),
+            moves_to_go: go.movestogo.filter(|&n| n > 0),
+        });
+        let mut searchmoves = Vec::new();
+        for text in &go.searchmoves {
+            match text
+                .parse::<UciMove>()
+                .ok()
+                .and_then(|u| u.to_move(pos).ok())
+            {
+                Some(m) => searchmoves.push(m),
+                None => send_error(&format!("searchmoves: '{text}' is not legal here; ignored")),
+            }
+        }
+        if let Some(d) = go.depth {
+            if d < 1 {
+                return Err(format!("go: depth {d} must be at least 1"));
+            }
+        }
+        Ok(Limits {
+            depth: go.depth,
+            nodes: go.nodes,
+            mate: go.mate.filter(|&n| n > 0),
+            movetime: go.movetime,
+            clock,
+            infinite: go.infinite,
+            searchmoves,
+        })
+    }
+
+    fn display(&self) {
+        let board = self.game.root.board();
+        send(" +---+---+---+---+---+---+---+---+");
+        for rank in (0..8).rev() {
+            let mut line = String::from(" |");
+            for file in 0..8 {
+                let sq = shakmaty::Square::from_coords(
+                    shakmaty::File::new(file),
+                    shakmaty::Rank::new(rank),
+                );
+                let c = board.piece_at(sq).map_or(' ', |p| p.char());
+                line += &format!(" {c} |");
+            }
+            send(&format!("{line} {}", rank + 1));
+            send(" +---+---+---+---+---+---+---+---+");
+        }
+        send("   a   b   c   d   e   f   g   h");
+        send(&format!("Fen: {}", self.game.fen()));
+        send(&format!("Key: {:016X}", self.game.root_key));
+        let checkers: Vec<String> = self
+            .game
+            .root
+            .checkers()
+            .into_iter()
+            .map(|s| s.to_string())
+            .collect();
+        send(&format!("Checkers: {}", checkers.join(" ")));
+    }
+
+    fn show_eval(&self) {
+        let b = eval::breakdown(&self.game.root);
+        let stm = eval::evaluate(&self.game.root).0;
+        send(&format!(
+            "Material+PST (White - Black): middlegame {} endgame {}",
+            b.white_minus_black.mg, b.white_minus_black.eg
+        ));
+        send(&format!("Phase: {}/{}", b.phase, eval::pst::MAX_PHASE));
+        send(&format!(
+            "Final evaluation: {} cp (White side), {} cp (side to move)",
+            b.white, stm
+        ));
+    }
+}
+
+/// Prints each iteration as an `info` line.
+struct UciReporter {
+    mode: CastlingMode,
+}
+
+impl Reporter for UciReporter {
+    fn iteration(&mut self, info: &IterationInfo<'_>) {
+        let bound = match info.bound {
+            Bound::Exact => "",
+            Bound::Lower => " lowerbound",
+            Bound::Upper => " upperbound",
+        };
+        let pv: Vec<String> = info
+            .pv
+            .iter()
+            .map(|m: &Move| m.to_uci(self.mode).to_string())
+            .collect();
+        send(&format!(
+            "info depth {} seldepth {} multipv {} score {}{} nodes {} nps {} hashfull {} time {} pv {}",
+            info.depth,
+            info.seldepth,
+            info.multipv,
+            info.score,
+            bound,
+            info.nodes,
+            info.nps(),
+            info.hashfull,
+            info.elapsed.as_millis(),
+            pv.join(" ")
+        ));
+    }
+}

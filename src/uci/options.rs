@@ -1,0 +1,140 @@
+//! The options Cutoff advertises in `uci`, and reading `setoption` values for them.
+
+use crate::params::DEFAULT_MOVE_OVERHEAD_MS;
+
+pub const HASH_DEFAULT_MB: usize = 16;
+/// Half of what these 24 GB machines have; a larger request could not be honoured.
+pub const HASH_MAX_MB: usize = 12_288;
+pub const MULTIPV_MAX: usize = 256;
+pub const MOVE_OVERHEAD_MAX_MS: u64 = 5_000;
+
+/// The current option values.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Options {
+    pub hash_mb: usize,
+    pub multipv: usize,
+    pub move_overhead_ms: u64,
+    pub ponder: bool,
+    pub chess960: bool,
+}
+
+impl Default for Options {
+    fn default() -> Self {
+        Options {
+            hash_mb: HASH_DEFAULT_MB,
+            multipv: 1,
+            move_overhead_ms: DEFAULT_MOVE_OVERHEAD_MS,
+            ponder: false,
+            chess960: false,
+        }
+    }
+}
+
+/// The `option ...` lines of the `uci` answer.
+pub fn declarations() -> Vec<String> {
+    vec![
+        format!("option name Hash type spin default {HASH_DEFAULT_MB} min 1 max {HASH_MAX_MB}"),
+        "option name Clear Hash type button".to_string(),
+        format!("option name MultiPV type spin default 1 min 1 max {MULTIPV_MAX}"),
+        format!(
+            "option name Move Overhead type spin default {DEFAULT_MOVE_OVERHEAD_MS} min 0 max {MOVE_OVERHEAD_MAX_MS}"
+        ),
+        "option name Ponder type check default false".to_string(),
+        "option name UCI_Chess960 type check default false".to_string(),
+    ]
+}
+
+/// A `setoption` that passed checking, ready to apply.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Change {
+    Hash(usize),
+    ClearHash,
+    MultiPv(usize),
+    MoveOverhead(u64),
+    Ponder(bool),
+    Chess960(bool),
+}
+
+fn spin<T: std::str::FromStr + PartialOrd + std::fmt::Display>(
+    name: &str,
+    value: Option<&str>,
+    min: T,
+    max: T,
+) -> Result<T, String> {
+    let v = value.ok_or_else(|| format!("option '{name}' needs a value"))?;
+    let n: T = v
+        .trim()
+        .parse()
+        .map_err(|_| format!("option '{name}': '{v}' is not a number"))?;
+    if n < min || n > max {
+        return Err(format!("option '{name}': {n} is outside {min}..{max}"));
+    }
+    Ok(n)
+}
+
+fn check(name: &str, value: Option<&str>) -> Result<bool, String> {
+    match value.map(|v| v.trim().to_ascii_lowercase()).as_deref() {
+        Some("true") => Ok(true),
+        Some("false") => Ok(false),
+        _ => Err(format!("option '{name}' takes true or false")),
+    }
+}
+
+/// Checks a `setoption` (names are case-insensitive).
+pub fn parse_change(name: &str, value: Option<&str>) -> Result<Change, String> {
+    match name.to_ascii_lowercase().as_str() {
+        "hash" => spin(name, value, 1, HASH_MAX_MB).map(Change::Hash),
+        "clear hash" => Ok(Change::ClearHash),
+        "multipv" => spin(name, value, 1, MULTIPV_MAX).map(Change::MultiPv),
+        "move overhead" => spin(name, value, 0, MOVE_OVERHEAD_MAX_MS).map(Change::MoveOverhead),
+        "ponder" => check(name, value).map(Change::Ponder),
+        "uci_chess960" => check(name, value).map(Change::Chess960),
+        _ => Err(format!("no such option '{name}'")),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn option_names_are_case_insensitive() {
+        assert_eq!(parse_change("hash", Some("64")), Ok(Change::Hash(64)));
+        assert_eq!(
+            parse_change("MOVE OVERHEAD", Some("30")),
+            Ok(Change::MoveOverhead(30))
+        );
+        assert_eq!(
+            parse_change("uci_chess960", Some("true")),
+            Ok(Change::Chess960(true))
+        );
+        assert_eq!(parse_change("Clear Hash", None), Ok(Change::ClearHash));
+    }
+
+    #[test]
+    fn bad_values_are_refused() {
+        assert!(parse_change("Hash", Some("0")).is_err());
+        assert!(parse_change("Hash", Some("lots")).is_err());
+        assert!(parse_change("MultiPV", None).is_err());
+        assert!(parse_change("Ponder", Some("maybe")).is_err());
+        assert!(parse_change("Threads", Some("2")).is_err());
+    }
+
+    #[test]
+    fn spin_defaults_lie_within_their_range() {
+        for line in declarations() {
+            let w: Vec<&str> = line.split_whitespace().collect();
+            if let Some(i) = w.iter().position(|x| *x == "spin") {
+                let num = |k: &str| -> i64 {
+                    let j = w.iter().position(|x| *x == k).unwrap();
+                    w[j + 1].parse().unwrap()
+                };
+                let _ = i;
+                assert!(
+                    num("min") <= num("default") && num("default") <= num("max"),
+                    "{line}"
+                );
+            }
+        }
+    }
+}

@@ -1,0 +1,154 @@
+//! The search through the library API: mates, draws, material, and the transposition table.
+
+use cutoff::position::Game;
+use cutoff::search::{Limits, Searcher, TtPolicy};
+use cutoff::types::Score;
+use shakmaty::CastlingMode;
+
+fn game(fen: &str) -> Game {
+    Game::from_fen(fen, CastlingMode::Standard).unwrap()
+}
+
+fn search(fen: &str, depth: i32) -> (String, Score) {
+    let g = game(fen);
+    let out = Searcher::new(16).run(&g, &Limits::depth(depth));
+    (g.uci(out.best_move.unwrap()), out.score)
+}
+
+#[test]
+fn mate_in_one_is_found() {
+    // Back-rank mate: Rd8#.
+    let (m, s) = search("6k1/5ppp/8/8/8/8/5PPP/3R2K1 w - - 0 1", 3);
+    assert_eq!((m.as_str(), s.mate_moves()), ("d1d8", Some(1)));
+}
+
+#[test]
+fn mate_in_two_is_found() {
+    // 1.Nf6+ gxf6 2.Bxf7#.
+    let (m, s) = search(
+        "r2qkb1r/pp2nppp/3p4/2pNN1B1/2BnP3/3P4/PPP2PPP/R2bK2R w KQkq - 1 1",
+        5,
+    );
+    assert_eq!((m.as_str(), s.mate_moves()), ("d5f6", Some(2)));
+}
+
+#[test]
+fn mate_in_three_is_found() {
+    // 1.Qh8+ Kxh8 2.Bf6+ Kg8 3.Re8#.
+    let (m, s) = search(
+        "r1b3kr/ppp1Bp1p/1b6/n2P4/2p3q1/2Q2N2/P4PPP/RN2R1K1 w - - 1 1",
+        7,
+    );
+    assert_eq!((m.as_str(), s.mate_moves()), ("c3h8", Some(3)));
+}
+
+#[test]
+fn being_mated_scores_negative_mate() {
+    // White is in check from the rook on d1; both answers lose to mate next move.
+    let (_, s) = search("7k/5Qpp/8/8/8/8/r5PP/3r3K w - - 0 1", 3);
+    assert_eq!(s.mate_moves(), Some(-1), "{s}");
+}
+
+#[test]
+fn stalemate_is_scored_as_a_draw() {
+    // The side to move has no legal move and is not in check.
+    for fen in [
+        "7k/5Q2/6K1/8/8/8/8/8 b - - 0 1",
+        "k7/8/8/8/8/8/2q5/K7 w - - 0 1",
+    ] {
+        let out = Searcher::new(1).run(&game(fen), &Limits::depth(3));
+        assert_eq!((out.best_move, out.score), (None, Score::DRAW), "{fen}");
+    }
+    // With a queen against a bare king, stalemating (Qf7) is avoided: Qf8 mates.
+    let (m, s) = search("7k/8/6K1/8/8/8/8/5Q2 w - - 0 1", 4);
+    assert_eq!((m.as_str(), s.mate_moves()), ("f1f8", Some(1)));
+}
+
+#[test]
+fn repetition_is_scored_as_a_draw() {
+    // Black is a knight down. After the knights went out and back twice, Ng8 repeats the
+    // position for the third time: a draw that Black, losing otherwise, must choose.
+    let mut g = game("r1bqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1");
+    for m in ["g1f3", "g8f6", "f3g1", "f6g8", "g1f3", "g8f6", "f3g1"] {
+        g.play_uci(m).unwrap();
+    }
+    let out = Searcher::new(16).run(&g, &Limits::depth(4));
+    assert_eq!(
+        (g.uci(out.best_move.unwrap()).as_str(), out.score),
+        ("f6g8", Score::DRAW)
+    );
+    // Without the history the same position is simply lost for Black.
+    let fresh = game(&g.fen());
+    let out = Searcher::new(16).run(&fresh, &Limits::depth(4));
+    assert!(out.score < Score(-200), "{}", out.score);
+}
+
+#[test]
+fn hanging_queen_is_taken() {
+    let (m, _) = search(
+        "rnb1kbnr/pppp1ppp/8/4p1q1/4P3/3P4/PPP2PPP/RNBQKBNR w KQkq - 0 1",
+        4,
+    );
+    assert_eq!(m, "c1g5");
+}
+
+/// With cutoffs only at the same depth, a table can only save work, never change the value.
+#[test]
+fn transposition_table_keeps_the_fixed_depth_value() {
+    for fen in [
+        "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1",
+        "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1",
+        "8/2p5/3p4/KP5r/1R3p1k/8/4P1P1/8 w - - 0 1",
+        "r4rk1/1pp1qppp/p1np1n2/2b1p1B1/2B1P1b1/P1NP1N2/1PP1QPPP/R4RK1 w - - 0 10",
+        "2rr3k/pp3pp1/1nnqbN1p/3pN3/2pP4/2P3Q1/PPB4P/R4RK1 w - - 0 1",
+    ] {
+        let g = game(fen);
+        for depth in 1..=4 {
+            let mut plain = Searcher::new(1);
+            plain.tt_policy = TtPolicy::MoveOnly;
+            let mut with_tt = Searcher::new(16);
+            with_tt.tt_policy = TtPolicy::SameDepthCutoffs;
+            let a = plain.run(&g, &Limits::depth(depth));
+            let b = with_tt.run(&g, &Limits::depth(depth));
+            assert_eq!(a.score, b.score, "{fen} depth {depth}");
+            assert!(
+                b.nodes <= a.nodes,
+                "{fen} depth {depth}: {} > {}",
+                b.nodes,
+                a.nodes
+            );
+        }
+    }
+}
+
+#[test]
+fn searches_are_deterministic() {
+    let g = game("r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1");
+    let a = Searcher::new(16).run(&g, &Limits::depth(5));
+    let b = Searcher::new(16).run(&g, &Limits::depth(5));
+    assert_eq!(
+        (a.nodes, a.score, a.best_move),
+        (b.nodes, b.score, b.best_move)
+    );
+}
+
+#[test]
+fn node_limit_is_respected() {
+    let g = Game::default();
+    let out = Searcher::new(16).run(&g, &Limits::nodes(20_000));
+    assert!(out.nodes <= 20_000 + 1, "{}", out.nodes);
+    assert!(out.best_move.is_some());
+}
+
+#[test]
+fn quiescence_equals_evaluation_only_in_quiet_positions() {
+    let mut s = Searcher::new(1);
+    let quiet = Game::default();
+    assert_eq!(
+        s.quiescence(&quiet.root),
+        cutoff::eval::evaluate(&quiet.root)
+    );
+    // A queen hangs to a pawn: quiescence sees the capture, the static evaluation does not.
+    let hanging = game("rnb1kbnr/pppp1ppp/8/4p1q1/4P3/3P4/PPP2PPP/RNBQKBNR w KQkq - 0 1");
+    assert!(s.quiescence(&hanging.root) > cutoff::eval::evaluate(&hanging.root) + 500);
+}
