@@ -7,14 +7,17 @@
 //!   order every cutoff is made by the first move (if any move reaches β, the best one does).
 //! - Not guaranteed, and measured false: "oracle ≤ ID ≤ MVV-LVA ≤ generation". Oracle order
 //!   puts the *best* refutation first, but a worse one can be cheaper to prove (fewer replies,
-//!   or among the many equal scores a material-only evaluation gives, a smaller subtree); the
-//!   hash move is only as good as the shallower search that chose it. On WAC.001, WAC.003 and
-//!   WAC.006 at depth 4 the last ID iteration visited fewer nodes than oracle order, and on
-//!   WAC.009 more than MVV-LVA. And counted over all iterations, ID costs more than a single
-//!   MVV-LVA pass at shallow depths (startpos depth 2–4).
-//!   So those comparisons are asserted only where they hold with a wide margin, as measured
-//!   facts about these positions: generation order is far worse than MVV-LVA on tactical
-//!   positions, and every ordered mode prunes to a small fraction of minimax.
+//!   or among equal scores a smaller subtree); the hash move is only as good as the shallower
+//!   search that chose it; MVV-LVA tries captures that a quiet position does not need.
+//!   Measured with the PST evaluation: at depth 4 the last ID iteration visits fewer nodes
+//!   than oracle order on WAC.004 (1236 vs 1326) and the back-rank position (610 vs 614); at
+//!   depth 3 it visits more than MVV-LVA on WAC.004 (773 vs 757), and MVV-LVA more than
+//!   generation order on WAC.002 (745 vs 618). Counted over all iterations, ID costs more
+//!   than a single MVV-LVA pass at shallow depths (Kiwipete depths 2–4).
+//!   So only comparisons that held on every position here, with a margin, are asserted, as
+//!   measured facts about these positions (they depend on the evaluation): oracle order is
+//!   never worse than generation order or MVV-LVA, captures-first is far better than
+//!   generation order on tactical positions, and alpha-beta prunes most of the tree.
 
 use std::process::Command;
 use std::sync::OnceLock;
@@ -192,17 +195,29 @@ fn with_oracle_order_every_cutoff_is_made_by_the_first_move() {
 }
 
 #[test]
-fn ordered_alphabeta_at_depth_4_visits_a_small_fraction_of_minimax() {
-    // Measured: MVV-LVA, ID + hash move (all iterations) and oracle stay under 3% of
-    // minimax's nodes at depth 4 on these positions (0.07%-2.97% with the material
-    // evaluation); 5% leaves room for evaluation changes.
-    for name in ["startpos", "kiwipete", "WAC.002", "WAC.004", "WAC.005"] {
+fn alphabeta_at_depth_4_visits_a_small_fraction_of_minimax() {
+    // Measured at depth 4 with the PST evaluation: every single pass stays under 17% of
+    // minimax's nodes on every position (worst: generation order on the back-rank position,
+    // 16.75%); on the tactical, wide positions the ordered modes stay under 0.35%.
+    for (name, r) in results().iter().filter(|(_, r)| r.depth == 4) {
+        let minimax = r.get(Mode::Minimax).counters.nodes as f64;
+        for m in r.results.iter().filter(|m| m.mode != Mode::Minimax) {
+            let share = m.counters.nodes as f64 / minimax;
+            assert!(
+                share < 0.25,
+                "{name}: {} at {:.2}%",
+                m.mode.label(),
+                100.0 * share
+            );
+        }
+    }
+    for name in ["kiwipete", "WAC.004", "WAC.005"] {
         let r = find(name, 4);
         let minimax = r.get(Mode::Minimax).counters.nodes as f64;
         for mode in [Mode::MvvLva, Mode::HashMoveId, Mode::Oracle] {
             let share = r.get(mode).counters.nodes as f64 / minimax;
             assert!(
-                share < 0.05,
+                share < 0.01,
                 "{name}: {} at {:.2}%",
                 mode.label(),
                 100.0 * share
@@ -213,8 +228,8 @@ fn ordered_alphabeta_at_depth_4_visits_a_small_fraction_of_minimax() {
 
 #[test]
 fn captures_first_beats_generation_order_on_tactical_positions() {
-    // Measured with the material evaluation at depth 4: generation order visits 2x (Kiwipete)
-    // to 100x (WAC.004) the nodes of MVV-LVA; the oracle is below generation order everywhere.
+    // Measured at depth 4: generation order visits 2.5x (Kiwipete), 13x (WAC.005) and 110x
+    // (WAC.004) the nodes of MVV-LVA.
     for name in ["kiwipete", "WAC.004", "WAC.005"] {
         let r = find(name, 4);
         let generation = r.get(Mode::Generation).counters.nodes;
@@ -223,7 +238,24 @@ fn captures_first_beats_generation_order_on_tactical_positions() {
             mvv * 3 / 2 < generation,
             "{name}: MVV-LVA {mvv} vs generation {generation}"
         );
-        assert!(r.get(Mode::Oracle).counters.nodes < generation, "{name}");
+    }
+}
+
+#[test]
+fn oracle_order_is_never_worse_than_generation_or_mvv_lva_here() {
+    // Not a theorem (see the module documentation), but it held at every depth on every
+    // position here, usually by a wide margin (startpos depth 4: 1410 vs 16289 for MVV-LVA).
+    for (name, r) in results() {
+        let oracle = r.get(Mode::Oracle).counters.nodes;
+        for mode in [Mode::Generation, Mode::MvvLva] {
+            let other = r.get(mode).counters.nodes;
+            assert!(
+                oracle <= other,
+                "{name} depth {}: oracle {oracle} > {} {other}",
+                r.depth,
+                mode.label()
+            );
+        }
     }
 }
 
