@@ -26,3 +26,10 @@ pub const ORDER_FIRST_KILLER: i32 = 1 << 27;
 pub const ORDER_SECOND_KILLER: i32 = (1 << 27) - 1;
 /// History scores stay within +-`HISTORY_MAX` (so they always sort below killers).
 pub const HISTORY_MAX: i32 = 16_384;
+
+/// Aspiration windows: from this depth on, an iteration starts with a window this wide
+/// (centipawns) around the previous score, widening by `ASPIRATION_GROWTH_PERCENT` on
+/// every fail.
+pub const ASPIRATION_MIN_DEPTH: i32 = 4;
+pub const ASPIRATION_WINDOW: i32 = 25;
+pub const ASPIRATION_GROWTH_PERCENT: i32 = 200;

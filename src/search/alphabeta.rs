@@ -40,6 +40,9 @@ impl Worker<'_> {
         if ply >= MAX_PLY - 1 {
             return evaluate(pos);
         }
+        // A node on the principal variation has an open window; every other node is searched
+        // with a null window, only to learn whether it beats alpha.
+        let pv_node = beta.0 - alpha.0 > 1;
 
         // Transposition table: a deep enough result for this position may settle it at once.
         self.stats.tt_probes += 1;
@@ -52,7 +55,8 @@ impl Worker<'_> {
                 TtPolicy::SameDepthCutoffs => hit.depth == depth,
                 TtPolicy::MoveOnly => false,
             };
-            if deep_enough {
+            // Not at PV nodes: a table cutoff there would cut the principal variation short.
+            if deep_enough && !pv_node {
                 let settles = match hit.bound {
                     Bound::Exact => true,
                     Bound::Lower => hit.score >= beta,
@@ -88,7 +92,15 @@ impl Worker<'_> {
             child.play_unchecked(m);
             let child_key = child_key(pos, key, m, &child);
             self.keys.push(child_key);
-            let score = -self.alpha_beta(&child, child_key, depth - 1, ply + 1, -beta, -alpha);
+            let score = self.principal_variation_search(
+                &child,
+                child_key,
+                depth - 1,
+                ply + 1,
+                alpha,
+                beta,
+                index == 0,
+            );
             self.keys.pop();
             if self.stopped {
                 return Score::ZERO;
@@ -120,6 +132,32 @@ impl Worker<'_> {
         };
         self.tt.store(key, ply, depth, best, bound, best_move);
         best
+    }
+
+    /// Principal variation search: the first move gets the full window; the others are
+    /// expected to be worse, so a cheap null window only proves it, and a move that beats
+    /// alpha after all is searched again with the full window. Returns the child's score from
+    /// this node's side.
+    #[allow(clippy::too_many_arguments)]
+    pub(super) fn principal_variation_search(
+        &mut self,
+        child: &Chess,
+        child_key: Key,
+        depth: Depth,
+        child_ply: Ply,
+        alpha: Score,
+        beta: Score,
+        first: bool,
+    ) -> Score {
+        if first {
+            return -self.alpha_beta(child, child_key, depth, child_ply, -beta, -alpha);
+        }
+        let score = -self.alpha_beta(child, child_key, depth, child_ply, -alpha - 1, -alpha);
+        if score > alpha && score < beta && !self.stopped {
+            -self.alpha_beta(child, child_key, depth, child_ply, -beta, -alpha)
+        } else {
+            score
+        }
     }
 
     /// Counts the cutoff and teaches the ordering heuristics about it.
