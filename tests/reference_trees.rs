@@ -189,7 +189,8 @@ fn ragged_tree() -> impl Strategy<Value = String> {
 }
 
 /// Uniform trees: every inner node has `b` children and every leaf is at depth `d`.
-fn uniform_tree() -> impl Strategy<Value = String> {
+/// Yields the tree with its `b` and `d`.
+fn uniform_tree() -> impl Strategy<Value = (String, usize, u32)> {
     (1usize..=4, 1u32..=5)
         .prop_filter("at most 1024 leaves", |&(b, d)| b.pow(d) <= 1024)
         .prop_flat_map(|(b, d)| {
@@ -201,7 +202,7 @@ fn uniform_tree() -> impl Strategy<Value = String> {
                     let children: Vec<String> = (0..b).map(|_| build(b, d - 1, leaves)).collect();
                     format!("[{}]", children.join(", "))
                 }
-                build(b, d, &mut leaves.into_iter())
+                (build(b, d, &mut leaves.into_iter()), b, d)
             })
         })
 }
@@ -267,7 +268,7 @@ proptest! {
 
     #[test]
     fn oracle_order_evaluates_fewest_leaves_on_uniform_trees(
-        text in uniform_tree(), min_root: bool, seeds in prop::collection::vec(1u64.., 5),
+        (text, b, d) in uniform_tree(), min_root: bool, seeds in prop::collection::vec(1u64.., 5),
     ) {
         let t = tree(&text);
         let s = side(min_root);
@@ -278,6 +279,11 @@ proptest! {
         let (g, generation) = alphabeta(&t, &ROOT, s, &mut GenerationOrder, (-INF, INF));
         prop_assert_eq!(v, g);
         prop_assert!(best.leaves <= generation.leaves);
+        // Knuth-Moore: any exact algorithm sees at least b^ceil(d/2) + b^floor(d/2) - 1
+        // leaves of a uniform tree (a proof for MAX and one for MIN, sharing one leaf), and
+        // best-first alpha-beta sees exactly that many, ties or not.
+        let minimal = b.pow(d.div_ceil(2)) + b.pow(d / 2) - 1;
+        prop_assert_eq!(best.leaves as usize, minimal);
         for seed in seeds {
             let (_, shuffled) = alphabeta(&t, &ROOT, s, &mut Shuffled(seed), (-INF, INF));
             prop_assert!(best.leaves <= shuffled.leaves, "oracle {} > shuffled {}", best.leaves, shuffled.leaves);
