@@ -317,7 +317,7 @@ fn compare_command_rejects_a_bad_fen_without_panicking() {
 }
 
 #[test]
-#[ignore = "minutes: minimax at depth 5 is ~5M (startpos) and ~194M (Kiwipete) nodes"]
+#[ignore = "about 5 minutes: minimax at depth 5 is ~5M (startpos) and ~194M (Kiwipete) nodes"]
 fn every_mode_returns_the_minimax_value_at_depth_5() {
     for fen in [STARTPOS, KIWIPETE] {
         let tree = ChessTree::new();
