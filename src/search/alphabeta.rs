@@ -141,7 +141,7 @@ impl Worker<'_> {
         }
 
         let side = pos.turn();
-        let picker = MovePicker::new(moves, tt_move, self.killers.get(ply), self.history, side);
+        let picker = MovePicker::new(pos, moves, tt_move, self.killers.get(ply), self.history);
         let mut best = -Score::INFINITE;
         let mut best_move: Option<Move> = None;
         let mut quiets: ArrayVec<Move, QUIETS_REMEMBERED> = ArrayVec::new();

@@ -7,6 +7,7 @@ mod alphabeta;
 pub mod ordering;
 pub mod pv;
 mod quiescence;
+pub mod see;
 pub mod stats;
 pub mod time;
 mod worker;
