@@ -27,7 +27,7 @@ impl Worker<'_> {
         depth: Depth,
         ply: Ply,
         mut alpha: Score,
-        beta: Score,
+        mut beta: Score,
     ) -> Score {
         self.pv.clear(ply);
         if self.is_repetition(pos) || is_dead_draw(pos) {
@@ -46,6 +46,16 @@ impl Worker<'_> {
         // A node on the principal variation has an open window; every other node is searched
         // with a null window, only to learn whether it beats alpha.
         let pv_node = beta.0 - alpha.0 > 1;
+
+        // Mate distance pruning: no line from here can beat a mate already found nearer the
+        // root, nor fare worse than being mated right here.
+        if self.selective {
+            alpha = alpha.max(Score::mated_in(ply));
+            beta = beta.min(Score::mate_in(ply + 1));
+            if alpha >= beta {
+                return alpha;
+            }
+        }
 
         // Transposition table: a deep enough result for this position may settle it at once.
         self.stats.tt_probes += 1;
