@@ -64,3 +64,7 @@ pub const FP_MARGIN: i32 = 90;
 /// `LMP_BASE + depth * depth` quiet ones are skipped.
 pub const LMP_MAX_DEPTH: i32 = 6;
 pub const LMP_BASE: i32 = 3;
+
+/// Internal iterative reduction: a node at depth `IIR_MIN_DEPTH` or more with no move from the
+/// table is searched one ply shallower (it was probably not worth a table entry before).
+pub const IIR_MIN_DEPTH: i32 = 4;

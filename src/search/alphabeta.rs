@@ -81,6 +81,13 @@ impl Worker<'_> {
             }
         }
 
+        // Internal iterative reduction.
+        let depth = if self.selective && tt_move.is_none() && depth >= IIR_MIN_DEPTH {
+            depth - 1
+        } else {
+            depth
+        };
+
         let in_check = pos.is_check();
         let static_eval = if in_check {
             -Score::INFINITE
