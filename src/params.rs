@@ -24,6 +24,8 @@ pub const ORDER_TT_MOVE: i32 = 1 << 30;
 pub const ORDER_GOOD_CAPTURE: i32 = 1 << 28;
 pub const ORDER_FIRST_KILLER: i32 = 1 << 27;
 pub const ORDER_SECOND_KILLER: i32 = (1 << 27) - 1;
+/// Captures that lose material by static exchange go after every quiet move.
+pub const ORDER_BAD_CAPTURE: i32 = -(1 << 20);
 /// History scores stay within +-`HISTORY_MAX` (so they always sort below killers).
 pub const HISTORY_MAX: i32 = 16_384;
 
@@ -33,3 +35,36 @@ pub const HISTORY_MAX: i32 = 16_384;
 pub const ASPIRATION_MIN_DEPTH: i32 = 4;
 pub const ASPIRATION_WINDOW: i32 = 25;
 pub const ASPIRATION_GROWTH_PERCENT: i32 = 200;
+
+/// Null-move pruning: from this depth on, a side that could pass and still reach beta at a
+/// depth reduced by `NMP_BASE_REDUCTION + depth / NMP_DEPTH_DIVISOR` is assumed to fail high.
+pub const NMP_MIN_DEPTH: i32 = 3;
+pub const NMP_BASE_REDUCTION: i32 = 3;
+pub const NMP_DEPTH_DIVISOR: i32 = 4;
+
+/// Late-move reductions: quiet moves after the first `LMR_MIN_MOVE_INDEX` at depth
+/// `LMR_MIN_DEPTH` or more are searched `LMR_BASE + ln(depth) * ln(move number) / LMR_DIVISOR`
+/// plies shallower (one less at PV nodes), and again at full depth if they beat alpha.
+pub const LMR_MIN_DEPTH: i32 = 3;
+pub const LMR_MIN_MOVE_INDEX: usize = 2;
+pub const LMR_BASE: f64 = 0.75;
+pub const LMR_DIVISOR: f64 = 2.25;
+
+/// Reverse futility pruning: at depth `RFP_MAX_DEPTH` or less, a node whose static evaluation
+/// beats beta by `RFP_MARGIN` per ply of depth is assumed to fail high.
+pub const RFP_MAX_DEPTH: i32 = 6;
+pub const RFP_MARGIN: i32 = 80;
+
+/// Futility pruning: at depth `FP_MAX_DEPTH` or less, quiet moves are skipped when the static
+/// evaluation plus `FP_BASE + FP_MARGIN * depth` still cannot reach alpha.
+pub const FP_MAX_DEPTH: i32 = 6;
+pub const FP_BASE: i32 = 100;
+pub const FP_MARGIN: i32 = 90;
+/// Late-move pruning: at depth `LMP_MAX_DEPTH` or less, quiet moves after the first
+/// `LMP_BASE + depth * depth` quiet ones are skipped.
+pub const LMP_MAX_DEPTH: i32 = 6;
+pub const LMP_BASE: i32 = 3;
+
+/// Internal iterative reduction: a node at depth `IIR_MIN_DEPTH` or more with no move from the
+/// table is searched one ply shallower (it was probably not worth a table entry before).
+pub const IIR_MIN_DEPTH: i32 = 4;

@@ -7,6 +7,7 @@ mod alphabeta;
 pub mod ordering;
 pub mod pv;
 mod quiescence;
+pub mod see;
 pub mod stats;
 pub mod time;
 mod worker;
@@ -179,6 +180,10 @@ pub struct Searcher {
     /// Subtracted from every time budget for GUI and pipe latency (UCI `Move Overhead`).
     pub move_overhead: Duration,
     pub tt_policy: TtPolicy,
+    /// Selective search (null-move pruning, reductions, ...). Off, the search is plain
+    /// alpha-beta with quiescence, whose fixed-depth value does not depend on move order or
+    /// window: the tests compare against it.
+    pub selective: bool,
 }
 
 impl Searcher {
@@ -191,6 +196,7 @@ impl Searcher {
             multipv: 1,
             move_overhead: Duration::from_millis(DEFAULT_MOVE_OVERHEAD_MS),
             tt_policy: TtPolicy::default(),
+            selective: true,
         }
     }
 
@@ -232,6 +238,9 @@ impl Searcher {
             node_limit: u64::MAX,
             budget: None,
             tt_policy: self.tt_policy,
+            selective: self.selective,
+            repetition_floor: 0,
+            null_moved: [false; MAX_PLY + 2],
         };
         worker.quiescence(pos, 0, -Score::INFINITE, Score::INFINITE)
     }
@@ -286,6 +295,9 @@ impl Searcher {
             node_limit: limits.nodes.unwrap_or(u64::MAX),
             budget: TimeBudget::new(limits, self.move_overhead, root_moves.len()),
             tt_policy: self.tt_policy,
+            selective: self.selective,
+            repetition_floor: 0,
+            null_moved: [false; MAX_PLY + 2],
         };
 
         let mut outcome = SearchOutcome {
@@ -378,7 +390,10 @@ fn iterate(
                 report(worker, &root_moves[..1], 0, depth, start, reporter);
                 set_outcome(outcome, &root_moves[0], depth);
             } else {
+                // Back to the last completed iteration, whose exact lines are reported again:
+                // bound lines printed by an aspiration re-search must not be the last word.
                 root_moves.clone_from_slice(&completed);
+                report(worker, &root_moves[..lines], 0, depth - 1, start, reporter);
             }
             return;
         }
@@ -538,8 +553,16 @@ fn search_root(
         child.play_unchecked(m);
         let key = child_key(pos, game.root_key, m, &child);
         worker.keys.push(key);
-        let score =
-            worker.principal_variation_search(&child, key, depth - 1, 1, alpha, beta, index == 0);
+        let score = worker.principal_variation_search(
+            &child,
+            key,
+            depth - 1,
+            1,
+            alpha,
+            beta,
+            index == 0,
+            0,
+        );
         worker.keys.pop();
         if worker.stopped {
             break;

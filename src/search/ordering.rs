@@ -1,7 +1,9 @@
 //! Move ordering: which moves to try first so that alpha-beta cuts early. The hash move, then
 //! captures and promotions by MVV-LVA, then the killer moves, then quiet moves by history.
 
-use shakmaty::{Color, Move, MoveList, Role};
+use shakmaty::{Chess, Color, Move, MoveList, Position, Role};
+
+use super::see::see_at_least;
 
 use crate::params::*;
 use crate::tt::PackedMove;
@@ -118,18 +120,24 @@ pub struct MovePicker {
 impl MovePicker {
     /// Orders all moves (main search).
     pub fn new(
+        pos: &Chess,
         moves: MoveList,
         tt_move: PackedMove,
         killers: [Option<Move>; 2],
         history: &History,
-        side: Color,
     ) -> MovePicker {
+        let side = pos.turn();
         let mut keys = [0; 256];
         for (key, m) in keys.iter_mut().zip(moves.iter()) {
             *key = if tt_move.matches(*m) {
                 ORDER_TT_MOVE
             } else if is_tactical(m) {
-                ORDER_GOOD_CAPTURE + mvv_lva(m)
+                let base = if see_at_least(pos, m, 0) {
+                    ORDER_GOOD_CAPTURE
+                } else {
+                    ORDER_BAD_CAPTURE
+                };
+                base + mvv_lva(m)
             } else if killers[0] == Some(*m) {
                 ORDER_FIRST_KILLER
             } else if killers[1] == Some(*m) {
@@ -219,11 +227,11 @@ mod tests {
             .into_position(CastlingMode::Standard)
             .unwrap();
         let mut picker = MovePicker::new(
+            &pos,
             pos.legal_moves(),
             PackedMove::NONE,
             [None; 2],
             &History::default(),
-            Color::White,
         );
         let first = picker.next().unwrap();
         assert_eq!(first.to_string(), "e4xd5");
@@ -232,16 +240,34 @@ mod tests {
     }
 
     #[test]
+    fn losing_captures_go_after_quiet_moves() {
+        // Qxd5 wins a pawn but loses the queen to the e6 pawn: it comes last.
+        let pos: Chess = "4k3/8/4p3/3p4/8/8/8/3QK3 w - - 0 1"
+            .parse::<Fen>()
+            .unwrap()
+            .into_position(CastlingMode::Standard)
+            .unwrap();
+        let picker = MovePicker::new(
+            &pos,
+            pos.legal_moves(),
+            PackedMove::NONE,
+            [None; 2],
+            &History::default(),
+        );
+        assert_eq!(picker.last().unwrap().to_string(), "Qd1xd5");
+    }
+
+    #[test]
     fn tt_move_comes_first_even_if_quiet() {
         let pos = Chess::default();
         let moves = pos.legal_moves();
         let wanted = moves[7];
         let mut picker = MovePicker::new(
+            &pos,
             moves,
             PackedMove::new(wanted),
             [None; 2],
             &History::default(),
-            Color::White,
         );
         assert_eq!(picker.next(), Some(wanted));
         assert_eq!(picker.count(), 19);

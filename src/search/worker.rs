@@ -13,7 +13,7 @@ use super::TtPolicy;
 use crate::params::POLL_INTERVAL_NODES;
 use crate::position::Key;
 use crate::tt::TranspositionTable;
-use crate::types::Ply;
+use crate::types::{Ply, MAX_PLY};
 
 /// Shared between the search thread and the thread reading commands: how to stop a search and
 /// when its clock started.
@@ -87,6 +87,13 @@ pub(super) struct Worker<'a> {
     pub node_limit: u64,
     pub budget: Option<TimeBudget>,
     pub tt_policy: TtPolicy,
+    /// Whether pruning and reductions are on (see `Searcher::selective`).
+    pub selective: bool,
+    /// Positions below this index of `keys` precede a null move on the current path and
+    /// cannot be repeated by it.
+    pub repetition_floor: usize,
+    /// Whether the move into the node at each ply was a null move (never two in a row).
+    pub null_moved: [bool; MAX_PLY + 2],
 }
 
 impl Worker<'_> {
