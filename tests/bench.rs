@@ -7,7 +7,7 @@ use cutoff::bench::{bench, positions, POSITIONS};
 use shakmaty::Position;
 
 /// Shallow enough to run in a moment, deep enough to use the table, ordering and pruning.
-const TEST_DEPTH: i32 = 4;
+const TEST_DEPTH: i32 = 7;
 
 #[test]
 fn bench_node_count_is_the_same_on_every_run() {
