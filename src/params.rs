@@ -24,6 +24,8 @@ pub const ORDER_TT_MOVE: i32 = 1 << 30;
 pub const ORDER_GOOD_CAPTURE: i32 = 1 << 28;
 pub const ORDER_FIRST_KILLER: i32 = 1 << 27;
 pub const ORDER_SECOND_KILLER: i32 = (1 << 27) - 1;
+/// The quiet move that last refuted the opponent's previous move.
+pub const ORDER_COUNTER_MOVE: i32 = (1 << 27) - 2;
 /// Captures that lose material by static exchange go after every quiet move.
 pub const ORDER_BAD_CAPTURE: i32 = -(1 << 20);
 /// History scores stay within +-`HISTORY_MAX` (so they always sort below killers).
