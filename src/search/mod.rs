@@ -376,6 +376,8 @@ fn iterate(
 ) {
     let mut completed: Vec<RootMove> = root_moves.to_vec();
     let mut nodes_before = 0;
+    // Iterations in a row that kept the same best move (for the time manager).
+    let mut stable_iterations = 0;
     for depth in 1..=max_depth {
         worker.may_stop = depth > 1;
         worker.seldepth = 0;
@@ -405,6 +407,8 @@ fn iterate(
             .iteration_nodes
             .push(worker.stats.nodes - nodes_before);
         nodes_before = worker.stats.nodes;
+        let previous_best_move = completed[0].mv;
+        let previous_best_score = completed[0].score;
         report(worker, &root_moves[..lines], 0, depth, start, reporter);
         set_outcome(outcome, &root_moves[0], depth);
         for rm in root_moves.iter_mut() {
@@ -413,6 +417,13 @@ fn iterate(
         completed.clone_from_slice(root_moves);
 
         let best = root_moves[0].score;
+        if depth > 1 {
+            stable_iterations = if root_moves[0].mv == previous_best_move {
+                stable_iterations + 1
+            } else {
+                0
+            };
+        }
         if limits.infinite || worker.control.is_pondering() {
             continue;
         }
@@ -425,7 +436,8 @@ fn iterate(
             return;
         }
         if let Some(budget) = worker.budget {
-            if !budget.may_start_iteration(worker.control.clock_elapsed()) {
+            let scale = time::soft_scale_percent(stable_iterations, previous_best_score.0 - best.0);
+            if !budget.may_start_iteration(worker.control.clock_elapsed(), scale) {
                 return;
             }
         }
