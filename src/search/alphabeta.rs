@@ -306,10 +306,7 @@ impl Worker<'_> {
         ply: Ply,
         quiets_before: &[Move],
     ) {
-        self.stats.beta_cutoffs += 1;
-        if index == 0 {
-            self.stats.first_move_cutoffs += 1;
-        }
+        self.stats.count_cutoff(index);
         if !is_tactical(&m) {
             self.killers.add(ply, m);
             let previous = if ply > 0 { self.played[ply - 1] } else { None };

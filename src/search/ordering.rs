@@ -197,15 +197,7 @@ impl MovePicker {
     /// quiescence), ordered by MVV-LVA.
     pub fn tactical(mut moves: MoveList) -> MovePicker {
         moves.retain(|m| m.is_capture() || m.promotion() == Some(Role::Queen));
-        let mut keys = [0; 256];
-        for (key, m) in keys.iter_mut().zip(moves.iter()) {
-            *key = mvv_lva(m);
-        }
-        MovePicker {
-            moves,
-            keys,
-            next: 0,
-        }
+        MovePicker::by_mvv_lva(moves)
     }
 
     /// Orders by MVV-LVA only (quiescence in check: every evasion).
