@@ -24,6 +24,8 @@ pub const ORDER_TT_MOVE: i32 = 1 << 30;
 pub const ORDER_GOOD_CAPTURE: i32 = 1 << 28;
 pub const ORDER_FIRST_KILLER: i32 = 1 << 27;
 pub const ORDER_SECOND_KILLER: i32 = (1 << 27) - 1;
+/// The quiet move that last refuted the opponent's previous move.
+pub const ORDER_COUNTER_MOVE: i32 = (1 << 27) - 2;
 /// Captures that lose material by static exchange go after every quiet move.
 pub const ORDER_BAD_CAPTURE: i32 = -(1 << 20);
 /// History scores stay within +-`HISTORY_MAX` (so they always sort below killers).
@@ -68,3 +70,13 @@ pub const LMP_BASE: i32 = 3;
 /// Internal iterative reduction: a node at depth `IIR_MIN_DEPTH` or more with no move from the
 /// table is searched one ply shallower (it was probably not worth a table entry before).
 pub const IIR_MIN_DEPTH: i32 = 4;
+
+/// Time manager, per completed iteration: the soft target is scaled (in percent) by how
+/// settled the search looks. A best move that just changed earns `TM_UNSTABLE_PERCENT`; one
+/// unchanged for `TM_STABLE_ITERATIONS` iterations only `TM_STABLE_PERCENT`. A score that
+/// dropped by `TM_SCORE_DROP_CP` or more since the last iteration adds `TM_SCORE_DROP_PERCENT`.
+pub const TM_UNSTABLE_PERCENT: u32 = 140;
+pub const TM_STABLE_PERCENT: u32 = 75;
+pub const TM_STABLE_ITERATIONS: u32 = 4;
+pub const TM_SCORE_DROP_CP: i32 = 25;
+pub const TM_SCORE_DROP_PERCENT: u32 = 40;

@@ -123,6 +123,7 @@ impl Worker<'_> {
                 let floor = std::mem::replace(&mut self.repetition_floor, self.keys.len());
                 self.keys.push(null_key);
                 self.null_moved[ply + 1] = true;
+                self.played[ply] = None;
                 let score = -self.alpha_beta(
                     &null,
                     null_key,
@@ -158,7 +159,16 @@ impl Worker<'_> {
         }
 
         let side = pos.turn();
-        let picker = MovePicker::new(pos, moves, tt_move, self.killers.get(ply), self.history);
+        let previous = if ply > 0 { self.played[ply - 1] } else { None };
+        let counter = self.counters.get(!side, previous);
+        let picker = MovePicker::new(
+            pos,
+            moves,
+            tt_move,
+            self.killers.get(ply),
+            counter,
+            self.history,
+        );
         let mut best = -Score::INFINITE;
         let mut best_move: Option<Move> = None;
         let mut quiets: ArrayVec<Move, QUIETS_REMEMBERED> = ArrayVec::new();
@@ -191,6 +201,7 @@ impl Worker<'_> {
             }
             let child_key = child_key(pos, key, m, &child);
             self.keys.push(child_key);
+            self.played[ply] = Some(m);
             // Check extension: a checking move is searched one ply deeper, so that forcing
             // lines are not cut off at the horizon.
             let extension = Depth::from(self.selective && gives_check);
@@ -295,12 +306,11 @@ impl Worker<'_> {
         ply: Ply,
         quiets_before: &[Move],
     ) {
-        self.stats.beta_cutoffs += 1;
-        if index == 0 {
-            self.stats.first_move_cutoffs += 1;
-        }
+        self.stats.count_cutoff(index);
         if !is_tactical(&m) {
             self.killers.add(ply, m);
+            let previous = if ply > 0 { self.played[ply - 1] } else { None };
+            self.counters.set(!side, previous, m);
             let bonus = History::bonus(depth);
             self.history.update(side, &m, bonus);
             for q in quiets_before {

@@ -19,10 +19,10 @@ use shakmaty::{Chess, Move, Position};
 use crate::params::{
     ASPIRATION_GROWTH_PERCENT, ASPIRATION_MIN_DEPTH, ASPIRATION_WINDOW, DEFAULT_MOVE_OVERHEAD_MS,
 };
-use crate::position::{child_key, Game};
+use crate::position::{child_key, Game, Key};
 use crate::tt::TranspositionTable;
 use crate::types::{Bound, Depth, Score, MAX_PLY};
-use ordering::{History, Killers};
+use ordering::{CounterMoves, History, Killers};
 pub use stats::Stats;
 use time::TimeBudget;
 pub use worker::Control;
@@ -173,6 +173,7 @@ struct RootMove {
 pub struct Searcher {
     tt: TranspositionTable,
     killers: Killers,
+    counters: CounterMoves,
     history: History,
     hash_mb: usize,
     /// Lines to report per iteration (UCI `MultiPV`).
@@ -191,6 +192,7 @@ impl Searcher {
         Searcher {
             tt: TranspositionTable::new(hash_mb),
             killers: Killers::default(),
+            counters: CounterMoves::default(),
             history: History::default(),
             hash_mb,
             multipv: 1,
@@ -215,7 +217,38 @@ impl Searcher {
     pub fn clear(&mut self) {
         self.tt.clear();
         self.killers.clear();
+        self.counters.clear();
         self.history.clear();
+    }
+
+    /// A worker for one search over this searcher's tables.
+    fn worker<'a>(
+        &'a mut self,
+        control: &'a Control,
+        keys: Vec<Key>,
+        node_limit: u64,
+        budget: Option<TimeBudget>,
+    ) -> Worker<'a> {
+        Worker {
+            tt: &mut self.tt,
+            killers: &mut self.killers,
+            counters: &mut self.counters,
+            history: &mut self.history,
+            control,
+            stats: Stats::default(),
+            pv: pv::PvTable::default(),
+            keys,
+            seldepth: 0,
+            stopped: false,
+            may_stop: false,
+            node_limit,
+            budget,
+            tt_policy: self.tt_policy,
+            selective: self.selective,
+            repetition_floor: 0,
+            null_moved: [false; MAX_PLY + 2],
+            played: [None; MAX_PLY + 2],
+        }
     }
 
     /// The quiescence-search value of `pos` with a full window, from the side to move's view:
@@ -223,25 +256,8 @@ impl Searcher {
     /// generation keeps only such quiet positions).
     pub fn quiescence(&mut self, pos: &Chess) -> Score {
         let control = Control::default();
-        let key = crate::position::full_key(pos);
-        let mut worker = Worker {
-            tt: &mut self.tt,
-            killers: &mut self.killers,
-            history: &mut self.history,
-            control: &control,
-            stats: Stats::default(),
-            pv: pv::PvTable::default(),
-            keys: vec![key],
-            seldepth: 0,
-            stopped: false,
-            may_stop: false,
-            node_limit: u64::MAX,
-            budget: None,
-            tt_policy: self.tt_policy,
-            selective: self.selective,
-            repetition_floor: 0,
-            null_moved: [false; MAX_PLY + 2],
-        };
+        let keys = vec![crate::position::full_key(pos)];
+        let mut worker = self.worker(&control, keys, u64::MAX, None);
         worker.quiescence(pos, 0, -Score::INFINITE, Score::INFINITE)
     }
 
@@ -281,24 +297,10 @@ impl Searcher {
         let mut keys = Vec::with_capacity(game.history.len() + MAX_PLY + 2);
         keys.extend_from_slice(&game.history);
         keys.push(game.root_key);
-        let mut worker = Worker {
-            tt: &mut self.tt,
-            killers: &mut self.killers,
-            history: &mut self.history,
-            control,
-            stats: Stats::default(),
-            pv: pv::PvTable::default(),
-            keys,
-            seldepth: 0,
-            stopped: false,
-            may_stop: false,
-            node_limit: limits.nodes.unwrap_or(u64::MAX),
-            budget: TimeBudget::new(limits, self.move_overhead, root_moves.len()),
-            tt_policy: self.tt_policy,
-            selective: self.selective,
-            repetition_floor: 0,
-            null_moved: [false; MAX_PLY + 2],
-        };
+        let budget = TimeBudget::new(limits, self.move_overhead, root_moves.len());
+        let node_limit = limits.nodes.unwrap_or(u64::MAX);
+        let multipv = self.multipv;
+        let mut worker = self.worker(control, keys, node_limit, budget);
 
         let mut outcome = SearchOutcome {
             best_move: None,
@@ -324,7 +326,7 @@ impl Searcher {
                 (None, Some(n)) => (2 * n as Depth + 1).min(MAX_DEPTH),
                 (None, None) => MAX_DEPTH,
             };
-            let lines = self.multipv.clamp(1, root_moves.len());
+            let lines = multipv.clamp(1, root_moves.len());
             iterate(
                 &mut worker,
                 game,
@@ -374,6 +376,8 @@ fn iterate(
 ) {
     let mut completed: Vec<RootMove> = root_moves.to_vec();
     let mut nodes_before = 0;
+    // Iterations in a row that kept the same best move (for the time manager).
+    let mut stable_iterations = 0;
     for depth in 1..=max_depth {
         worker.may_stop = depth > 1;
         worker.seldepth = 0;
@@ -403,6 +407,8 @@ fn iterate(
             .iteration_nodes
             .push(worker.stats.nodes - nodes_before);
         nodes_before = worker.stats.nodes;
+        let previous_best_move = completed[0].mv;
+        let previous_best_score = completed[0].score;
         report(worker, &root_moves[..lines], 0, depth, start, reporter);
         set_outcome(outcome, &root_moves[0], depth);
         for rm in root_moves.iter_mut() {
@@ -411,6 +417,13 @@ fn iterate(
         completed.clone_from_slice(root_moves);
 
         let best = root_moves[0].score;
+        if depth > 1 {
+            stable_iterations = if root_moves[0].mv == previous_best_move {
+                stable_iterations + 1
+            } else {
+                0
+            };
+        }
         if limits.infinite || worker.control.is_pondering() {
             continue;
         }
@@ -423,7 +436,8 @@ fn iterate(
             return;
         }
         if let Some(budget) = worker.budget {
-            if !budget.may_start_iteration(worker.control.clock_elapsed()) {
+            let scale = time::soft_scale_percent(stable_iterations, previous_best_score.0 - best.0);
+            if !budget.may_start_iteration(worker.control.clock_elapsed(), scale) {
                 return;
             }
         }
@@ -553,6 +567,7 @@ fn search_root(
         child.play_unchecked(m);
         let key = child_key(pos, game.root_key, m, &child);
         worker.keys.push(key);
+        worker.played[0] = Some(m);
         let score = worker.principal_variation_search(
             &child,
             key,

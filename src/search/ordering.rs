@@ -69,6 +69,43 @@ impl Killers {
     }
 }
 
+/// For each move (by the moving piece and its target square), the quiet move that last
+/// refuted it with a beta cutoff: answers are often specific to the move they answer.
+pub struct CounterMoves(Box<[[Option<Move>; 64]; 12]>);
+
+impl Default for CounterMoves {
+    fn default() -> Self {
+        CounterMoves(Box::new([[None; 64]; 12]))
+    }
+}
+
+impl CounterMoves {
+    #[inline]
+    fn index(side: Color, previous: &Move) -> (usize, usize) {
+        let piece = side as usize * 6 + previous.role() as usize - 1;
+        (piece, usize::from(previous.to()))
+    }
+
+    /// The counter to `previous`, played by the opponent of `side`... i.e. `side` moved
+    /// `previous`.
+    pub fn get(&self, side: Color, previous: Option<Move>) -> Option<Move> {
+        let previous = previous?;
+        let (p, to) = Self::index(side, &previous);
+        self.0[p][to]
+    }
+
+    pub fn set(&mut self, side: Color, previous: Option<Move>, counter: Move) {
+        if let Some(previous) = previous {
+            let (p, to) = Self::index(side, &previous);
+            self.0[p][to] = Some(counter);
+        }
+    }
+
+    pub fn clear(&mut self) {
+        *self.0 = [[None; 64]; 12];
+    }
+}
+
 /// How often a quiet move (by side, from- and to-square) caused cutoffs, ageing as it goes.
 pub struct History(Box<[[[i32; 64]; 64]; 2]>);
 
@@ -124,6 +161,7 @@ impl MovePicker {
         moves: MoveList,
         tt_move: PackedMove,
         killers: [Option<Move>; 2],
+        counter: Option<Move>,
         history: &History,
     ) -> MovePicker {
         let side = pos.turn();
@@ -142,6 +180,8 @@ impl MovePicker {
                 ORDER_FIRST_KILLER
             } else if killers[1] == Some(*m) {
                 ORDER_SECOND_KILLER
+            } else if counter == Some(*m) {
+                ORDER_COUNTER_MOVE
             } else {
                 history.get(side, m)
             };
@@ -157,15 +197,7 @@ impl MovePicker {
     /// quiescence), ordered by MVV-LVA.
     pub fn tactical(mut moves: MoveList) -> MovePicker {
         moves.retain(|m| m.is_capture() || m.promotion() == Some(Role::Queen));
-        let mut keys = [0; 256];
-        for (key, m) in keys.iter_mut().zip(moves.iter()) {
-            *key = mvv_lva(m);
-        }
-        MovePicker {
-            moves,
-            keys,
-            next: 0,
-        }
+        MovePicker::by_mvv_lva(moves)
     }
 
     /// Orders by MVV-LVA only (quiescence in check: every evasion).
@@ -231,6 +263,7 @@ mod tests {
             pos.legal_moves(),
             PackedMove::NONE,
             [None; 2],
+            None,
             &History::default(),
         );
         let first = picker.next().unwrap();
@@ -252,6 +285,7 @@ mod tests {
             pos.legal_moves(),
             PackedMove::NONE,
             [None; 2],
+            None,
             &History::default(),
         );
         assert_eq!(picker.last().unwrap().to_string(), "Qd1xd5");
@@ -267,6 +301,7 @@ mod tests {
             moves,
             PackedMove::new(wanted),
             [None; 2],
+            None,
             &History::default(),
         );
         assert_eq!(picker.next(), Some(wanted));

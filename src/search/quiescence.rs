@@ -66,10 +66,7 @@ impl Worker<'_> {
                 if score > alpha {
                     alpha = score;
                     if score >= beta {
-                        self.stats.beta_cutoffs += 1;
-                        if index == 0 {
-                            self.stats.first_move_cutoffs += 1;
-                        }
+                        self.stats.count_cutoff(index);
                         break;
                     }
                 }

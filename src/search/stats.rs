@@ -33,6 +33,15 @@ fn percent(part: u64, whole: u64) -> f64 {
 }
 
 impl Stats {
+    /// Counts a beta cutoff made by the move searched `index`-th (0: the first).
+    #[inline]
+    pub fn count_cutoff(&mut self, index: usize) {
+        self.beta_cutoffs += 1;
+        if index == 0 {
+            self.first_move_cutoffs += 1;
+        }
+    }
+
     /// Share of beta cutoffs made by the first move: how often move ordering was right.
     pub fn first_move_cutoff_percent(&self) -> f64 {
         percent(self.first_move_cutoffs, self.beta_cutoffs)

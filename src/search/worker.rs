@@ -5,7 +5,9 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Mutex;
 use std::time::{Duration, Instant};
 
-use super::ordering::{History, Killers};
+use shakmaty::Move;
+
+use super::ordering::{CounterMoves, History, Killers};
 use super::pv::PvTable;
 use super::stats::Stats;
 use super::time::TimeBudget;
@@ -73,6 +75,7 @@ impl Control {
 pub(super) struct Worker<'a> {
     pub tt: &'a mut TranspositionTable,
     pub killers: &'a mut Killers,
+    pub counters: &'a mut CounterMoves,
     pub history: &'a mut History,
     pub control: &'a Control,
     pub stats: Stats,
@@ -94,6 +97,8 @@ pub(super) struct Worker<'a> {
     pub repetition_floor: usize,
     /// Whether the move into the node at each ply was a null move (never two in a row).
     pub null_moved: [bool; MAX_PLY + 2],
+    /// The move played from the node at each ply on the current path (`None`: a null move).
+    pub played: [Option<Move>; MAX_PLY + 2],
 }
 
 impl Worker<'_> {
