@@ -49,7 +49,7 @@ impl Worker<'_> {
 
         // Mate distance pruning: no line from here can beat a mate already found nearer the
         // root, nor fare worse than being mated right here.
-        if self.selective {
+        if self.selective && features::MATE_DISTANCE_PRUNING {
             alpha = alpha.max(Score::mated_in(ply));
             beta = beta.min(Score::mate_in(ply + 1));
             if alpha >= beta {
@@ -82,7 +82,11 @@ impl Worker<'_> {
         }
 
         // Internal iterative reduction.
-        let depth = if self.selective && tt_move.is_none() && depth >= IIR_MIN_DEPTH {
+        let depth = if self.selective
+            && features::INTERNAL_ITERATIVE_REDUCTION
+            && tt_move.is_none()
+            && depth >= IIR_MIN_DEPTH
+        {
             depth - 1
         } else {
             depth
@@ -98,6 +102,7 @@ impl Worker<'_> {
         // Reverse futility pruning: so far above beta that a shallow search would not come
         // back down.
         if self.selective
+            && features::REVERSE_FUTILITY_PRUNING
             && !pv_node
             && !in_check
             && depth <= RFP_MAX_DEPTH
@@ -160,7 +165,11 @@ impl Worker<'_> {
 
         let side = pos.turn();
         let previous = if ply > 0 { self.played[ply - 1] } else { None };
-        let counter = self.counters.get(!side, previous);
+        let counter = if features::COUNTER_MOVES {
+            self.counters.get(!side, previous)
+        } else {
+            None
+        };
         let picker = MovePicker::new(
             pos,
             moves,
@@ -183,6 +192,7 @@ impl Worker<'_> {
             // mate, quiet moves that cannot plausibly raise alpha are not searched. Checks are
             // kept: they are how sacrifices pay off.
             if self.selective
+                && features::FUTILITY_AND_LATE_MOVE_PRUNING
                 && !pv_node
                 && !in_check
                 && quiet
@@ -204,7 +214,7 @@ impl Worker<'_> {
             self.played[ply] = Some(m);
             // Check extension: a checking move is searched one ply deeper, so that forcing
             // lines are not cut off at the horizon.
-            let extension = Depth::from(self.selective && gives_check);
+            let extension = Depth::from(self.selective && features::CHECK_EXTENSION && gives_check);
             let reduction = if self.selective
                 && depth >= LMR_MIN_DEPTH
                 && index >= LMR_MIN_MOVE_INDEX

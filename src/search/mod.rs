@@ -436,7 +436,11 @@ fn iterate(
             return;
         }
         if let Some(budget) = worker.budget {
-            let scale = time::soft_scale_percent(stable_iterations, previous_best_score.0 - best.0);
+            let scale = if crate::params::features::TIME_MANAGER_SCALING {
+                time::soft_scale_percent(stable_iterations, previous_best_score.0 - best.0)
+            } else {
+                100
+            };
             if !budget.may_start_iteration(worker.control.clock_elapsed(), scale) {
                 return;
             }

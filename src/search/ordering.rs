@@ -170,11 +170,12 @@ impl MovePicker {
             *key = if tt_move.matches(*m) {
                 ORDER_TT_MOVE
             } else if is_tactical(m) {
-                let base = if see_at_least(pos, m, 0) {
-                    ORDER_GOOD_CAPTURE
-                } else {
-                    ORDER_BAD_CAPTURE
-                };
+                let base =
+                    if !features::SEE_ORDERING_AND_QUIESCENCE_PRUNING || see_at_least(pos, m, 0) {
+                        ORDER_GOOD_CAPTURE
+                    } else {
+                        ORDER_BAD_CAPTURE
+                    };
                 base + mvv_lva(m)
             } else if killers[0] == Some(*m) {
                 ORDER_FIRST_KILLER
