@@ -1,6 +1,7 @@
 //! Cutoff: a UCI chess engine built to show what alpha-beta pruning buys.
 
 pub mod bench;
+pub mod datagen;
 pub mod epd;
 pub mod eval;
 pub mod params;
