@@ -10,5 +10,6 @@ pub mod position;
 pub mod reference;
 pub mod search;
 pub mod tt;
+pub mod tune;
 pub mod types;
 pub mod uci;
