@@ -1,7 +1,7 @@
 use std::process::ExitCode;
 
 use clap::{Parser, Subcommand};
-use cutoff::{bench, datagen, epd, perft, reference, uci};
+use cutoff::{bench, datagen, epd, perft, reference, tune, uci};
 
 /// Cutoff: a UCI chess engine. With no subcommand it speaks UCI on stdin/stdout.
 #[derive(Parser, Debug)]
@@ -29,6 +29,8 @@ enum Command {
     Compare(reference::compare::Args),
     /// Self-play games from book openings, written as quiet positions labelled with the result.
     Datagen(datagen::Args),
+    /// Fit the evaluation weights to game results (Texel's method) and write them as Rust.
+    Tune(tune::Args),
 }
 
 fn main() -> ExitCode {
@@ -45,5 +47,6 @@ fn main() -> ExitCode {
         Some(Command::Tree(args)) => reference::tree::run(args),
         Some(Command::Compare(args)) => reference::compare::run(args),
         Some(Command::Datagen(args)) => datagen::run(args),
+        Some(Command::Tune(args)) => tune::run(args),
     }
 }
