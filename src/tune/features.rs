@@ -127,6 +127,29 @@ impl Dataset {
         Ok(data)
     }
 
+    /// Splits off every `every`-th block of `block` consecutive positions (one in `every`, about
+    /// `1 / every` of the data) as a validation set. Consecutive lines come from the same game,
+    /// and positions of one game are close to duplicates of each other: splitting by blocks keeps
+    /// most games wholly on one side, so the validation error shows overfitting.
+    pub fn split(&self, every: usize, block: usize) -> (Dataset, Dataset) {
+        let (mut train, mut validation) = (Dataset::default(), Dataset::default());
+        train.offsets.push(0);
+        validation.offsets.push(0);
+        for i in 0..self.len() {
+            let part = if every > 0 && (i / block.max(1)).is_multiple_of(every) {
+                &mut validation
+            } else {
+                &mut train
+            };
+            let (features, phase, result) = self.get(i);
+            part.features.extend_from_slice(features);
+            part.phases.push(phase);
+            part.results.push(result);
+            part.offsets.push(part.features.len() as u32);
+        }
+        (train, validation)
+    }
+
     pub fn load(path: &Path) -> Result<Dataset, String> {
         let text = std::fs::read_to_string(path)
             .map_err(|e| format!("cannot read {}: {e}", path.display()))?;
@@ -159,6 +182,22 @@ mod tests {
         let phase = extract(&shakmaty::Board::default(), &mut out);
         assert!(out.is_empty(), "{out:?}");
         assert_eq!(i32::from(phase), MAX_PHASE);
+    }
+
+    #[test]
+    fn split_holds_out_whole_blocks_and_loses_nothing() {
+        let mut data = Dataset::default();
+        for i in 0..100 {
+            data.push(&Board::default(), [0.0, 0.5, 1.0][i % 3]);
+        }
+        let (train, validation) = data.split(4, 10);
+        assert_eq!(train.len() + validation.len(), 100);
+        // Blocks 0, 4 and 8 (positions 0-9, 40-49, 80-89) are held out.
+        assert_eq!(validation.len(), 30);
+        assert_eq!(validation.results[10..13], data.results[40..43]);
+        assert_eq!(train.results[..3], data.results[10..13]);
+        let (all, none) = data.split(0, 10);
+        assert_eq!((all.len(), none.len()), (100, 0));
     }
 
     #[test]

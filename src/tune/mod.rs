@@ -30,6 +30,10 @@ const K_TOLERANCE: f64 = 1e-5;
 const ADAM_BETA1: f64 = 0.9;
 const ADAM_BETA2: f64 = 0.999;
 const ADAM_EPSILON: f64 = 1e-8;
+/// Default of `--l2`.
+pub const DEFAULT_L2: f64 = 1e-8;
+/// Consecutive positions kept together when holding out validation data (a game is about 50).
+const VALIDATION_BLOCK: usize = 256;
 
 /// Command-line arguments of `cutoff tune`.
 #[derive(clap::Args, Debug, Clone)]
@@ -43,6 +47,13 @@ pub struct Args {
     /// Adam step size, in centipawns.
     #[arg(long, default_value_t = 1.0)]
     pub lr: f64,
+    /// Penalty per squared centipawn of distance from the starting weights (see `TrainConfig`).
+    #[arg(long, default_value_t = DEFAULT_L2)]
+    pub l2: f64,
+    /// Share of the data held out to measure overfitting; the weights of the epoch with the
+    /// lowest held-out error are written. 0 trains on everything and writes the last epoch.
+    #[arg(long, default_value_t = 0.1)]
+    pub validation: f64,
     /// Stop earlier when this many seconds have passed.
     #[arg(long)]
     pub time_limit: Option<f64>,
@@ -83,6 +94,11 @@ fn eval<'a>(data: &'a Dataset, i: usize, params: &[f64]) -> (f64, f64, &'a [u16]
         features,
         result,
     )
+}
+
+/// The fractional evaluation of position `i` of `data` from White's side under `params`.
+pub fn white_eval(data: &Dataset, i: usize, params: &[f64]) -> f64 {
+    eval(data, i, params).0
 }
 
 /// Starts of the parallel work items.
@@ -217,31 +233,73 @@ impl Adam {
     }
 }
 
-/// Runs `epochs` Adam steps on `params` (stopping early at `time_limit`) and returns the error
-/// before each step; `report(epoch, error)` sees each one as it comes.
+/// How to train.
+#[derive(Clone, Copy, Debug)]
+pub struct TrainConfig {
+    pub epochs: usize,
+    /// Adam step size, in centipawns.
+    pub lr: f64,
+    /// Weight of the penalty `l2 * sum((param - anchor)^2)` that holds each parameter near its
+    /// starting value unless the data says otherwise. Squares a piece rarely stands on are seen
+    /// in few games, and without it Adam (which takes full-size steps on any consistent
+    /// gradient, however small) fits them to those few games' results.
+    pub l2: f64,
+    pub time_limit: Option<Duration>,
+}
+
+/// One epoch as `train` reports it: the training error (without the penalty) and the
+/// validation error, both before the epoch's step.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Epoch {
+    pub epoch: usize,
+    pub error: f64,
+    pub validation: Option<f64>,
+}
+
+/// Runs Adam steps on `params` and returns every epoch's errors. With a validation set, `params`
+/// ends at the epoch with the lowest validation error (early stopping); without one, after the
+/// last step.
 pub fn train(
     data: &Dataset,
+    validation: Option<&Dataset>,
     params: &mut [f64],
     k: f64,
-    epochs: usize,
-    lr: f64,
-    time_limit: Option<Duration>,
-    mut report: impl FnMut(usize, f64),
-) -> Vec<f64> {
+    config: &TrainConfig,
+    mut report: impl FnMut(&Epoch),
+) -> Vec<Epoch> {
     let start = Instant::now();
-    let mut adam = Adam::new(params.len(), lr);
+    let anchor = params.to_vec();
+    let mut adam = Adam::new(params.len(), config.lr);
     let mut grad = vec![0.0; params.len()];
-    let mut errors = Vec::with_capacity(epochs);
-    for epoch in 0..epochs {
-        if time_limit.is_some_and(|t| start.elapsed() >= t) {
+    let mut epochs = Vec::with_capacity(config.epochs);
+    let mut best: Option<(f64, Vec<f64>)> = None;
+    for epoch in 0..config.epochs {
+        if config.time_limit.is_some_and(|t| start.elapsed() >= t) {
             break;
         }
-        let e = error_and_gradient(data, params, k, &mut grad);
-        errors.push(e);
-        report(epoch, e);
+        let train_error = error_and_gradient(data, params, k, &mut grad);
+        for ((g, p), a) in grad.iter_mut().zip(params.iter()).zip(&anchor) {
+            *g += 2.0 * config.l2 * (p - a);
+        }
+        let validation = validation.map(|v| error(v, params, k));
+        if let Some(v) = validation {
+            if best.as_ref().is_none_or(|(b, _)| v < *b) {
+                best = Some((v, params.to_vec()));
+            }
+        }
+        let e = Epoch {
+            epoch,
+            error: train_error,
+            validation,
+        };
+        report(&e);
+        epochs.push(e);
         adam.step(params, &grad);
     }
-    errors
+    if let Some((_, best_params)) = best {
+        params.copy_from_slice(&best_params);
+    }
+    epochs
 }
 
 /// The parameter vector of integer weights (what the engine will actually use).
@@ -296,51 +354,77 @@ pub fn run(args: Args) -> ExitCode {
 
 fn tune(args: &Args) -> Result<String, String> {
     let start = Instant::now();
-    let data = Dataset::load(&args.data)?;
-    if data.is_empty() {
+    let all = Dataset::load(&args.data)?;
+    if all.is_empty() {
         return Err(format!("{}: no positions", args.data.display()));
     }
+    let every = if args.validation > 0.0 {
+        (1.0 / args.validation).round().max(2.0) as usize
+    } else {
+        0
+    };
+    let (data, validation) = all.split(every, VALIDATION_BLOCK);
+    drop(all);
+    let validation = (!validation.is_empty()).then_some(validation);
     eprintln!(
-        "tune: {} positions, {:.1} features each, loaded in {:.1} s",
+        "tune: {} training + {} validation positions, {:.1} features each, loaded in {:.1} s",
         data.len(),
-        data.features.len() as f64 / data.len() as f64,
+        validation.as_ref().map_or(0, Dataset::len),
+        data.features.len() as f64 / data.len().max(1) as f64,
         start.elapsed().as_secs_f64()
     );
+    if data.is_empty() {
+        return Err("no training positions".into());
+    }
     let initial = Weights::current();
     let mut params = current_totals();
     let k = match args.k {
         Some(k) => k,
         None => fit_k(&data, &params),
     };
-    let initial_error = error(&data, &params, k);
-    eprintln!("tune: K = {k:.4}, initial error {initial_error:.6}");
+    let held_out = |params: &[f64]| {
+        validation
+            .as_ref()
+            .map_or("-".to_string(), |v| format!("{:.6}", error(v, params, k)))
+    };
+    let (initial_error, initial_validation) = (error(&data, &params, k), held_out(&params));
+    eprintln!(
+        "tune: K = {k:.4}, initial error {initial_error:.6}, validation {initial_validation}"
+    );
 
     let train_start = Instant::now();
-    let every = args.report_every.max(1);
+    let report_every = args.report_every.max(1);
     let last = args.epochs.saturating_sub(1);
-    let errors = train(
-        &data,
-        &mut params,
-        k,
-        args.epochs,
-        args.lr,
-        args.time_limit.map(Duration::from_secs_f64),
-        |epoch, e| {
-            if epoch % every == 0 || epoch == last {
-                eprintln!(
-                    "epoch {epoch:5}  error {e:.6}  ({:.1} s)",
-                    train_start.elapsed().as_secs_f64()
-                );
-            }
-        },
-    );
-    let fitted_error = error(&data, &params, k);
+    let config = TrainConfig {
+        epochs: args.epochs,
+        lr: args.lr,
+        l2: args.l2,
+        time_limit: args.time_limit.map(Duration::from_secs_f64),
+    };
+    let epochs = train(&data, validation.as_ref(), &mut params, k, &config, |e| {
+        if e.epoch % report_every == 0 || e.epoch == last {
+            let v = e.validation.map_or("-".to_string(), |v| format!("{v:.6}"));
+            eprintln!(
+                "epoch {:5}  error {:.6}  validation {v}  ({:.1} s)",
+                e.epoch,
+                e.error,
+                train_start.elapsed().as_secs_f64()
+            );
+        }
+    });
+    let best_epoch = epochs
+        .iter()
+        .filter_map(|e| e.validation.map(|v| (v, e.epoch)))
+        .min_by(|a, b| a.0.total_cmp(&b.0))
+        .map(|(_, e)| e);
     let tuned = Weights::from_totals(&params, &initial);
-    let rounded_error = error(&data, &totals_of(&tuned), k);
+    let rounded = totals_of(&tuned);
+    let (final_error, final_validation) = (error(&data, &rounded, k), held_out(&rounded));
     eprintln!(
-        "tune: {} epochs in {:.1} s; error {initial_error:.6} -> {fitted_error:.6} ({rounded_error:.6} with whole-centipawn weights)",
-        errors.len(),
-        train_start.elapsed().as_secs_f64()
+        "tune: {} epochs in {:.1} s{}; with whole-centipawn weights: error {initial_error:.6} -> {final_error:.6}, validation {initial_validation} -> {final_validation}",
+        epochs.len(),
+        train_start.elapsed().as_secs_f64(),
+        best_epoch.map_or(String::new(), |e| format!(", kept epoch {e} (lowest validation error)")),
     );
     let material: Vec<String> = tuned
         .material
@@ -352,8 +436,8 @@ fn tune(args: &Args) -> Result<String, String> {
     std::fs::write(&args.out, tuned.render(&command_line()))
         .map_err(|e| format!("cannot write {}: {e}", args.out.display()))?;
     Ok(format!(
-        "K {k:.4}  error {initial_error:.6} -> {rounded_error:.6} after {} epochs; wrote {}",
-        errors.len(),
+        "K {k:.4}  error {initial_error:.6} -> {final_error:.6}  validation {initial_validation} -> {final_validation}  after {} epochs; wrote {}",
+        epochs.len(),
         args.out.display()
     ))
 }
