@@ -2,7 +2,7 @@
 
 use shakmaty::fen::Fen;
 use shakmaty::uci::UciMove;
-use shakmaty::zobrist::Zobrist64;
+use shakmaty::zobrist::{Zobrist64, ZobristValue};
 use shakmaty::{CastlingMode, Chess, EnPassantMode, Move, Position, PositionError};
 
 /// Zobrist key of a position, as the transposition table and repetition detection use it.
@@ -21,6 +21,19 @@ pub fn child_key(pos: &Chess, key: Key, m: Move, child: &Chess) -> Key {
         Some(k) => k.0,
         None => full_key(child),
     }
+}
+
+/// The position after the side to move passes (a null move), with its key updated
+/// incrementally; `None` in check, where passing is illegal. shakmaty rebuilds the position
+/// for this, so it is far dearer than a real move: use it sparingly.
+pub fn null_move(pos: &Chess, key: Key) -> Option<(Chess, Key)> {
+    let mut k = Zobrist64(key);
+    k ^= Zobrist64::zobrist_for_white_turn();
+    if let Some(sq) = pos.ep_square(EnPassantMode::Legal) {
+        k ^= Zobrist64::zobrist_for_en_passant_file(sq.file());
+    }
+    let child = pos.clone().swap_turn().ok()?;
+    Some((child, k.0))
 }
 
 /// The position to search and the keys of the positions played before it.
@@ -129,6 +142,23 @@ mod tests {
         assert!(Game::from_fen("8/8/8/8/8/8/8/4K3 w - - 0 1", CastlingMode::Standard).is_err());
         assert!(Game::from_fen("rnbqkbnr/pppppppp/8/8", CastlingMode::Standard).is_err());
         assert!(Game::from_fen("garbage", CastlingMode::Standard).is_err());
+    }
+
+    #[test]
+    fn null_move_keys_match_full_keys() {
+        for fen in [
+            "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1",
+            "rnbqkbnr/ppp1p1pp/8/3pPp2/8/8/PPPP1PPP/RNBQKBNR w KQkq f6 0 3",
+            "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R b KQkq - 0 1",
+        ] {
+            let g = Game::from_fen(fen, CastlingMode::Standard).unwrap();
+            let (child, key) = null_move(&g.root, g.root_key).unwrap();
+            assert_eq!(key, full_key(&child), "{fen}");
+            assert_ne!(child.turn(), g.root.turn());
+        }
+        let in_check =
+            Game::from_fen("4k3/8/8/8/8/8/4r3/4K3 w - - 0 1", CastlingMode::Standard).unwrap();
+        assert!(null_move(&in_check.root, in_check.root_key).is_none());
     }
 
     #[test]

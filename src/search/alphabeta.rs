@@ -8,7 +8,10 @@ use super::ordering::{is_tactical, History, MovePicker};
 use super::worker::Worker;
 use super::TtPolicy;
 use crate::eval::evaluate;
-use crate::position::{child_key, Key};
+use std::sync::OnceLock;
+
+use crate::params::*;
+use crate::position::{child_key, null_move, Key};
 use crate::tt::PackedMove;
 use crate::types::{Bound, Depth, Ply, Score, MAX_PLY};
 
@@ -24,7 +27,7 @@ impl Worker<'_> {
         depth: Depth,
         ply: Ply,
         mut alpha: Score,
-        beta: Score,
+        mut beta: Score,
     ) -> Score {
         self.pv.clear(ply);
         if self.is_repetition(pos) || is_dead_draw(pos) {
@@ -40,6 +43,19 @@ impl Worker<'_> {
         if ply >= MAX_PLY - 1 {
             return evaluate(pos);
         }
+        // A node on the principal variation has an open window; every other node is searched
+        // with a null window, only to learn whether it beats alpha.
+        let pv_node = beta.0 - alpha.0 > 1;
+
+        // Mate distance pruning: no line from here can beat a mate already found nearer the
+        // root, nor fare worse than being mated right here.
+        if self.selective {
+            alpha = alpha.max(Score::mated_in(ply));
+            beta = beta.min(Score::mate_in(ply + 1));
+            if alpha >= beta {
+                return alpha;
+            }
+        }
 
         // Transposition table: a deep enough result for this position may settle it at once.
         self.stats.tt_probes += 1;
@@ -52,7 +68,8 @@ impl Worker<'_> {
                 TtPolicy::SameDepthCutoffs => hit.depth == depth,
                 TtPolicy::MoveOnly => false,
             };
-            if deep_enough {
+            // Not at PV nodes: a table cutoff there would cut the principal variation short.
+            if deep_enough && !pv_node {
                 let settles = match hit.bound {
                     Bound::Exact => true,
                     Bound::Lower => hit.score >= beta,
@@ -64,9 +81,73 @@ impl Worker<'_> {
             }
         }
 
+        // Internal iterative reduction.
+        let depth = if self.selective && tt_move.is_none() && depth >= IIR_MIN_DEPTH {
+            depth - 1
+        } else {
+            depth
+        };
+
+        let in_check = pos.is_check();
+        let static_eval = if in_check {
+            -Score::INFINITE
+        } else {
+            evaluate(pos)
+        };
+
+        // Reverse futility pruning: so far above beta that a shallow search would not come
+        // back down.
+        if self.selective
+            && !pv_node
+            && !in_check
+            && depth <= RFP_MAX_DEPTH
+            && !beta.is_mate()
+            && static_eval - RFP_MARGIN * depth >= beta
+        {
+            return static_eval;
+        }
+
+        // Null-move pruning: if even passing leaves us at or above beta, a real move will too
+        // (barring zugzwang, which is why it needs pieces besides pawns).
+        if self.selective
+            && !pv_node
+            && !in_check
+            && depth >= NMP_MIN_DEPTH
+            && static_eval >= beta
+            && !beta.is_mate()
+            && !self.null_moved[ply]
+            && has_pieces(pos)
+        {
+            if let Some((null, null_key)) = null_move(pos, key) {
+                let reduction = NMP_BASE_REDUCTION + depth / NMP_DEPTH_DIVISOR;
+                let floor = std::mem::replace(&mut self.repetition_floor, self.keys.len());
+                self.keys.push(null_key);
+                self.null_moved[ply + 1] = true;
+                self.played[ply] = None;
+                let score = -self.alpha_beta(
+                    &null,
+                    null_key,
+                    depth - 1 - reduction,
+                    ply + 1,
+                    -beta,
+                    -beta + 1,
+                );
+                self.null_moved[ply + 1] = false;
+                self.keys.pop();
+                self.repetition_floor = floor;
+                if self.stopped {
+                    return Score::ZERO;
+                }
+                if score >= beta {
+                    // A mate found after passing is not proven for real moves.
+                    return if score.is_mate() { beta } else { score };
+                }
+            }
+        }
+
         let moves = pos.legal_moves();
         if moves.is_empty() {
-            return if pos.is_check() {
+            return if in_check {
                 Score::mated_in(ply)
             } else {
                 Score::DRAW
@@ -78,17 +159,73 @@ impl Worker<'_> {
         }
 
         let side = pos.turn();
-        let picker = MovePicker::new(moves, tt_move, self.killers.get(ply), self.history, side);
+        let previous = if ply > 0 { self.played[ply - 1] } else { None };
+        let counter = self.counters.get(!side, previous);
+        let picker = MovePicker::new(
+            pos,
+            moves,
+            tt_move,
+            self.killers.get(ply),
+            counter,
+            self.history,
+        );
         let mut best = -Score::INFINITE;
         let mut best_move: Option<Move> = None;
         let mut quiets: ArrayVec<Move, QUIETS_REMEMBERED> = ArrayVec::new();
 
+        let mut quiets_searched = 0;
         for (index, m) in picker.enumerate() {
+            let quiet = !is_tactical(&m);
             let mut child = pos.clone();
             child.play_unchecked(m);
+            let gives_check = child.is_check();
+            // Futility and late-move pruning: near the leaves, once a move has kept us off a
+            // mate, quiet moves that cannot plausibly raise alpha are not searched. Checks are
+            // kept: they are how sacrifices pay off.
+            if self.selective
+                && !pv_node
+                && !in_check
+                && quiet
+                && !gives_check
+                && best > -Score::MATE_BOUND
+            {
+                if depth <= LMP_MAX_DEPTH && quiets_searched >= LMP_BASE + depth * depth {
+                    continue;
+                }
+                if depth <= FP_MAX_DEPTH && static_eval + FP_BASE + FP_MARGIN * depth <= alpha {
+                    continue;
+                }
+            }
+            if quiet {
+                quiets_searched += 1;
+            }
             let child_key = child_key(pos, key, m, &child);
             self.keys.push(child_key);
-            let score = -self.alpha_beta(&child, child_key, depth - 1, ply + 1, -beta, -alpha);
+            self.played[ply] = Some(m);
+            // Check extension: a checking move is searched one ply deeper, so that forcing
+            // lines are not cut off at the horizon.
+            let extension = Depth::from(self.selective && gives_check);
+            let reduction = if self.selective
+                && depth >= LMR_MIN_DEPTH
+                && index >= LMR_MIN_MOVE_INDEX
+                && !in_check
+                && !is_tactical(&m)
+                && !gives_check
+            {
+                (late_move_reduction(depth, index) - i32::from(pv_node)).clamp(0, depth - 2)
+            } else {
+                0
+            };
+            let score = self.principal_variation_search(
+                &child,
+                child_key,
+                depth - 1 + extension,
+                ply + 1,
+                alpha,
+                beta,
+                index == 0,
+                reduction,
+            );
             self.keys.pop();
             if self.stopped {
                 return Score::ZERO;
@@ -122,6 +259,43 @@ impl Worker<'_> {
         best
     }
 
+    /// Principal variation search: the first move gets the full window; the others are
+    /// expected to be worse, so a cheap null window (at a depth cut by `reduction` for late
+    /// moves) only proves it, and a move that beats alpha after all is searched again: first
+    /// unreduced, then with the full window. Returns the child's score from this node's side.
+    #[allow(clippy::too_many_arguments)]
+    pub(super) fn principal_variation_search(
+        &mut self,
+        child: &Chess,
+        child_key: Key,
+        depth: Depth,
+        child_ply: Ply,
+        alpha: Score,
+        beta: Score,
+        first: bool,
+        reduction: Depth,
+    ) -> Score {
+        if first {
+            return -self.alpha_beta(child, child_key, depth, child_ply, -beta, -alpha);
+        }
+        let mut score = -self.alpha_beta(
+            child,
+            child_key,
+            depth - reduction,
+            child_ply,
+            -alpha - 1,
+            -alpha,
+        );
+        if score > alpha && reduction > 0 && !self.stopped {
+            score = -self.alpha_beta(child, child_key, depth, child_ply, -alpha - 1, -alpha);
+        }
+        if score > alpha && score < beta && !self.stopped {
+            -self.alpha_beta(child, child_key, depth, child_ply, -beta, -alpha)
+        } else {
+            score
+        }
+    }
+
     /// Counts the cutoff and teaches the ordering heuristics about it.
     fn on_beta_cutoff(
         &mut self,
@@ -132,12 +306,11 @@ impl Worker<'_> {
         ply: Ply,
         quiets_before: &[Move],
     ) {
-        self.stats.beta_cutoffs += 1;
-        if index == 0 {
-            self.stats.first_move_cutoffs += 1;
-        }
+        self.stats.count_cutoff(index);
         if !is_tactical(&m) {
             self.killers.add(ply, m);
+            let previous = if ply > 0 { self.played[ply - 1] } else { None };
+            self.counters.set(!side, previous, m);
             let bonus = History::bonus(depth);
             self.history.update(side, &m, bonus);
             for q in quiets_before {
@@ -152,7 +325,7 @@ impl Worker<'_> {
     pub(super) fn is_repetition(&self, pos: &Chess) -> bool {
         let n = self.keys.len();
         let current = self.keys[n - 1];
-        let reversible = (pos.halfmoves() as usize).min(n - 1);
+        let reversible = (pos.halfmoves() as usize).min(n - 1 - self.repetition_floor);
         let mut back = 4;
         while back <= reversible {
             if self.keys[n - 1 - back] == current {
@@ -162,6 +335,30 @@ impl Worker<'_> {
         }
         false
     }
+}
+
+/// The late-move reduction table, by depth and move index.
+fn late_move_reduction(depth: Depth, index: usize) -> Depth {
+    static TABLE: OnceLock<[[u8; 64]; 64]> = OnceLock::new();
+    let table = TABLE.get_or_init(|| {
+        let mut t = [[0u8; 64]; 64];
+        for (d, row) in t.iter_mut().enumerate().skip(1) {
+            for (i, r) in row.iter_mut().enumerate().skip(1) {
+                let value = LMR_BASE + (d as f64).ln() * (i as f64).ln() / LMR_DIVISOR;
+                *r = value.max(0.0) as u8;
+            }
+        }
+        t
+    });
+    Depth::from(table[(depth as usize).min(63)][index.min(63)])
+}
+
+/// Whether the side to move has a piece besides king and pawns (zugzwang is then unlikely).
+#[inline]
+fn has_pieces(pos: &Chess) -> bool {
+    let board = pos.board();
+    let ours = board.by_color(pos.turn());
+    !(ours & !board.pawns() & !board.kings()).is_empty()
 }
 
 /// Insufficient material to mate (shakmaty's rule), tested only when few pieces are left.

@@ -7,6 +7,7 @@ mod alphabeta;
 pub mod ordering;
 pub mod pv;
 mod quiescence;
+pub mod see;
 pub mod stats;
 pub mod time;
 mod worker;
@@ -15,11 +16,13 @@ use std::time::{Duration, Instant};
 
 use shakmaty::{Chess, Move, Position};
 
-use crate::params::DEFAULT_MOVE_OVERHEAD_MS;
-use crate::position::{child_key, Game};
+use crate::params::{
+    ASPIRATION_GROWTH_PERCENT, ASPIRATION_MIN_DEPTH, ASPIRATION_WINDOW, DEFAULT_MOVE_OVERHEAD_MS,
+};
+use crate::position::{child_key, Game, Key};
 use crate::tt::TranspositionTable;
 use crate::types::{Bound, Depth, Score, MAX_PLY};
-use ordering::{History, Killers};
+use ordering::{CounterMoves, History, Killers};
 pub use stats::Stats;
 use time::TimeBudget;
 pub use worker::Control;
@@ -154,8 +157,14 @@ pub enum TtPolicy {
 #[derive(Clone, Debug)]
 struct RootMove {
     mv: Move,
-    /// Exact score when the move was (one of) the best; `-INFINITE` when it only failed low.
+    /// The move's score when it raised alpha in the current search; `-INFINITE` otherwise.
     score: Score,
+    /// What `score` is: exact, a lower bound (it failed high), or `None` (it failed low).
+    bound: Option<Bound>,
+    /// The score of the last completed iteration: the centre of the next aspiration window.
+    previous_score: Score,
+    /// When the whole line failed low, the alpha that bounds it from above.
+    fail_low_bound: Score,
     pv: Vec<Move>,
 }
 
@@ -164,6 +173,7 @@ struct RootMove {
 pub struct Searcher {
     tt: TranspositionTable,
     killers: Killers,
+    counters: CounterMoves,
     history: History,
     hash_mb: usize,
     /// Lines to report per iteration (UCI `MultiPV`).
@@ -171,6 +181,10 @@ pub struct Searcher {
     /// Subtracted from every time budget for GUI and pipe latency (UCI `Move Overhead`).
     pub move_overhead: Duration,
     pub tt_policy: TtPolicy,
+    /// Selective search (null-move pruning, reductions, ...). Off, the search is plain
+    /// alpha-beta with quiescence, whose fixed-depth value does not depend on move order or
+    /// window: the tests compare against it.
+    pub selective: bool,
 }
 
 impl Searcher {
@@ -178,11 +192,13 @@ impl Searcher {
         Searcher {
             tt: TranspositionTable::new(hash_mb),
             killers: Killers::default(),
+            counters: CounterMoves::default(),
             history: History::default(),
             hash_mb,
             multipv: 1,
             move_overhead: Duration::from_millis(DEFAULT_MOVE_OVERHEAD_MS),
             tt_policy: TtPolicy::default(),
+            selective: true,
         }
     }
 
@@ -201,7 +217,38 @@ impl Searcher {
     pub fn clear(&mut self) {
         self.tt.clear();
         self.killers.clear();
+        self.counters.clear();
         self.history.clear();
+    }
+
+    /// A worker for one search over this searcher's tables.
+    fn worker<'a>(
+        &'a mut self,
+        control: &'a Control,
+        keys: Vec<Key>,
+        node_limit: u64,
+        budget: Option<TimeBudget>,
+    ) -> Worker<'a> {
+        Worker {
+            tt: &mut self.tt,
+            killers: &mut self.killers,
+            counters: &mut self.counters,
+            history: &mut self.history,
+            control,
+            stats: Stats::default(),
+            pv: pv::PvTable::default(),
+            keys,
+            seldepth: 0,
+            stopped: false,
+            may_stop: false,
+            node_limit,
+            budget,
+            tt_policy: self.tt_policy,
+            selective: self.selective,
+            repetition_floor: 0,
+            null_moved: [false; MAX_PLY + 2],
+            played: [None; MAX_PLY + 2],
+        }
     }
 
     /// The quiescence-search value of `pos` with a full window, from the side to move's view:
@@ -209,22 +256,8 @@ impl Searcher {
     /// generation keeps only such quiet positions).
     pub fn quiescence(&mut self, pos: &Chess) -> Score {
         let control = Control::default();
-        let key = crate::position::full_key(pos);
-        let mut worker = Worker {
-            tt: &mut self.tt,
-            killers: &mut self.killers,
-            history: &mut self.history,
-            control: &control,
-            stats: Stats::default(),
-            pv: pv::PvTable::default(),
-            keys: vec![key],
-            seldepth: 0,
-            stopped: false,
-            may_stop: false,
-            node_limit: u64::MAX,
-            budget: None,
-            tt_policy: self.tt_policy,
-        };
+        let keys = vec![crate::position::full_key(pos)];
+        let mut worker = self.worker(&control, keys, u64::MAX, None);
         worker.quiescence(pos, 0, -Score::INFINITE, Score::INFINITE)
     }
 
@@ -254,6 +287,9 @@ impl Searcher {
             .map(|&mv| RootMove {
                 mv,
                 score: -Score::INFINITE,
+                bound: None,
+                previous_score: Score::ZERO,
+                fail_low_bound: -Score::INFINITE,
                 pv: vec![mv],
             })
             .collect();
@@ -261,21 +297,10 @@ impl Searcher {
         let mut keys = Vec::with_capacity(game.history.len() + MAX_PLY + 2);
         keys.extend_from_slice(&game.history);
         keys.push(game.root_key);
-        let mut worker = Worker {
-            tt: &mut self.tt,
-            killers: &mut self.killers,
-            history: &mut self.history,
-            control,
-            stats: Stats::default(),
-            pv: pv::PvTable::default(),
-            keys,
-            seldepth: 0,
-            stopped: false,
-            may_stop: false,
-            node_limit: limits.nodes.unwrap_or(u64::MAX),
-            budget: TimeBudget::new(limits, self.move_overhead, root_moves.len()),
-            tt_policy: self.tt_policy,
-        };
+        let budget = TimeBudget::new(limits, self.move_overhead, root_moves.len());
+        let node_limit = limits.nodes.unwrap_or(u64::MAX);
+        let multipv = self.multipv;
+        let mut worker = self.worker(control, keys, node_limit, budget);
 
         let mut outcome = SearchOutcome {
             best_move: None,
@@ -301,7 +326,7 @@ impl Searcher {
                 (None, Some(n)) => (2 * n as Depth + 1).min(MAX_DEPTH),
                 (None, None) => MAX_DEPTH,
             };
-            let lines = self.multipv.clamp(1, root_moves.len());
+            let lines = multipv.clamp(1, root_moves.len());
             iterate(
                 &mut worker,
                 game,
@@ -351,11 +376,13 @@ fn iterate(
 ) {
     let mut completed: Vec<RootMove> = root_moves.to_vec();
     let mut nodes_before = 0;
+    // Iterations in a row that kept the same best move (for the time manager).
+    let mut stable_iterations = 0;
     for depth in 1..=max_depth {
         worker.may_stop = depth > 1;
         worker.seldepth = 0;
         for line in 0..lines {
-            search_root(worker, game, root_moves, depth, line);
+            search_line(worker, game, root_moves, depth, line, start, reporter);
             if worker.stopped {
                 break;
             }
@@ -363,12 +390,14 @@ fn iterate(
 
         if worker.stopped {
             // A partial iteration counts only if its best move was fully searched.
-            let first_done = root_moves[0].score > -Score::INFINITE;
-            if lines == 1 && first_done {
-                report(worker, root_moves, 1, depth, start, reporter);
+            if lines == 1 && root_moves[0].bound == Some(Bound::Exact) {
+                report(worker, &root_moves[..1], 0, depth, start, reporter);
                 set_outcome(outcome, &root_moves[0], depth);
             } else {
+                // Back to the last completed iteration, whose exact lines are reported again:
+                // bound lines printed by an aspiration re-search must not be the last word.
                 root_moves.clone_from_slice(&completed);
+                report(worker, &root_moves[..lines], 0, depth - 1, start, reporter);
             }
             return;
         }
@@ -378,11 +407,23 @@ fn iterate(
             .iteration_nodes
             .push(worker.stats.nodes - nodes_before);
         nodes_before = worker.stats.nodes;
-        report(worker, root_moves, lines, depth, start, reporter);
+        let previous_best_move = completed[0].mv;
+        let previous_best_score = completed[0].score;
+        report(worker, &root_moves[..lines], 0, depth, start, reporter);
         set_outcome(outcome, &root_moves[0], depth);
+        for rm in root_moves.iter_mut() {
+            rm.previous_score = rm.score;
+        }
         completed.clone_from_slice(root_moves);
 
         let best = root_moves[0].score;
+        if depth > 1 {
+            stable_iterations = if root_moves[0].mv == previous_best_move {
+                stable_iterations + 1
+            } else {
+                0
+            };
+        }
         if limits.infinite || worker.control.is_pondering() {
             continue;
         }
@@ -395,7 +436,8 @@ fn iterate(
             return;
         }
         if let Some(budget) = worker.budget {
-            if !budget.may_start_iteration(worker.control.clock_elapsed()) {
+            let scale = time::soft_scale_percent(stable_iterations, previous_best_score.0 - best.0);
+            if !budget.may_start_iteration(worker.control.clock_elapsed(), scale) {
                 return;
             }
         }
@@ -408,29 +450,89 @@ fn iterate(
     }
 }
 
+/// Finds the best root move from index `line` on at `depth` with aspiration windows: a narrow
+/// window around the last iteration's score cuts more, and is widened (with the bound
+/// reported) whenever the true score falls outside it.
+fn search_line(
+    worker: &mut Worker<'_>,
+    game: &Game,
+    root_moves: &mut [RootMove],
+    depth: Depth,
+    line: usize,
+    start: Instant,
+    reporter: &mut dyn Reporter,
+) {
+    let previous = root_moves[line].previous_score;
+    let mut delta = ASPIRATION_WINDOW;
+    let (mut alpha, mut beta) = if depth >= ASPIRATION_MIN_DEPTH && !previous.is_mate() {
+        (previous - delta, previous + delta)
+    } else {
+        (-Score::INFINITE, Score::INFINITE)
+    };
+    loop {
+        let score = search_root(worker, game, root_moves, depth, line, alpha, beta);
+        if worker.stopped {
+            return;
+        }
+        if score <= alpha {
+            // Failed low: nothing reached alpha. Keep beta close, lower alpha.
+            report(
+                worker,
+                &root_moves[line..=line],
+                line,
+                depth,
+                start,
+                reporter,
+            );
+            beta = Score((alpha.0 + beta.0) / 2);
+            alpha = Score((score.0 - delta).max(-Score::INFINITE.0));
+        } else if score >= beta {
+            report(
+                worker,
+                &root_moves[line..=line],
+                line,
+                depth,
+                start,
+                reporter,
+            );
+            beta = Score((score.0 + delta).min(Score::INFINITE.0));
+        } else {
+            return;
+        }
+        delta = delta * ASPIRATION_GROWTH_PERCENT / 100;
+    }
+}
+
 fn set_outcome(outcome: &mut SearchOutcome, best: &RootMove, depth: Depth) {
     outcome.score = best.score;
     outcome.depth = depth;
     outcome.pv = best.pv.clone();
 }
 
+/// Reports `lines` (the MultiPV lines numbered from `first_index + 1`).
 fn report(
     worker: &Worker<'_>,
-    root_moves: &[RootMove],
-    lines: usize,
+    lines: &[RootMove],
+    first_index: usize,
     depth: Depth,
     start: Instant,
     reporter: &mut dyn Reporter,
 ) {
     let elapsed = start.elapsed();
     let hashfull = worker.tt.hashfull();
-    for (i, rm) in root_moves.iter().take(lines).enumerate() {
+    for (i, rm) in lines.iter().enumerate() {
+        // A line that failed low has no score of its own at this depth: the window's alpha
+        // bounds it from above.
+        let (score, bound) = match rm.bound {
+            Some(b) => (rm.score, b),
+            None => (rm.fail_low_bound, Bound::Upper),
+        };
         reporter.iteration(&IterationInfo {
             depth,
             seldepth: worker.seldepth.max(depth as usize),
-            multipv: i + 1,
-            score: rm.score,
-            bound: Bound::Exact,
+            multipv: first_index + i + 1,
+            score,
+            bound,
             nodes: worker.stats.nodes,
             elapsed,
             hashfull,
@@ -440,42 +542,66 @@ fn report(
 }
 
 /// Searches the root moves from index `line` on (earlier ones are the better MultiPV lines
-/// already found at this depth) and moves the best of them to index `line`.
+/// already found at this depth) within (alpha, beta), with principal variation search, and
+/// moves the best of them to index `line`. Returns the best score (fail-soft).
 fn search_root(
     worker: &mut Worker<'_>,
     game: &Game,
     root_moves: &mut [RootMove],
     depth: Depth,
     line: usize,
-) {
+    mut alpha: Score,
+    beta: Score,
+) -> Score {
     let pos = &game.root;
-    let mut alpha = -Score::INFINITE;
-    let beta = Score::INFINITE;
     for rm in root_moves[line..].iter_mut() {
         rm.score = -Score::INFINITE;
+        rm.bound = None;
     }
+    root_moves[line].fail_low_bound = alpha;
+    let mut best = -Score::INFINITE;
     worker.stats.nodes += 1; // the root itself
-    for rm in root_moves[line..].iter_mut() {
+    for (index, rm) in root_moves[line..].iter_mut().enumerate() {
         let m = rm.mv;
         let mut child = pos.clone();
         child.play_unchecked(m);
         let key = child_key(pos, game.root_key, m, &child);
         worker.keys.push(key);
-        let score = -worker.alpha_beta(&child, key, depth - 1, 1, -beta, -alpha);
+        worker.played[0] = Some(m);
+        let score = worker.principal_variation_search(
+            &child,
+            key,
+            depth - 1,
+            1,
+            alpha,
+            beta,
+            index == 0,
+            0,
+        );
         worker.keys.pop();
         if worker.stopped {
             break;
         }
+        best = best.max(score);
         if score > alpha {
-            alpha = score;
             rm.score = score;
+            rm.bound = Some(if score >= beta {
+                Bound::Lower
+            } else {
+                Bound::Exact
+            });
             rm.pv.clear();
             rm.pv.push(m);
             rm.pv.extend(worker.pv.line(1));
+            if score >= beta {
+                break;
+            }
+            alpha = score;
         }
     }
     // The best move found goes first; the others keep their order (a stable sort).
     root_moves[line..].sort_by_key(|rm| std::cmp::Reverse(rm.score));
+    best
 }
 
 /// A ponder move when the principal variation stops after the best move (a table cutoff).

@@ -1,7 +1,9 @@
 //! Move ordering: which moves to try first so that alpha-beta cuts early. The hash move, then
 //! captures and promotions by MVV-LVA, then the killer moves, then quiet moves by history.
 
-use shakmaty::{Color, Move, MoveList, Role};
+use shakmaty::{Chess, Color, Move, MoveList, Position, Role};
+
+use super::see::see_at_least;
 
 use crate::params::*;
 use crate::tt::PackedMove;
@@ -67,6 +69,43 @@ impl Killers {
     }
 }
 
+/// For each move (by the moving piece and its target square), the quiet move that last
+/// refuted it with a beta cutoff: answers are often specific to the move they answer.
+pub struct CounterMoves(Box<[[Option<Move>; 64]; 12]>);
+
+impl Default for CounterMoves {
+    fn default() -> Self {
+        CounterMoves(Box::new([[None; 64]; 12]))
+    }
+}
+
+impl CounterMoves {
+    #[inline]
+    fn index(side: Color, previous: &Move) -> (usize, usize) {
+        let piece = side as usize * 6 + previous.role() as usize - 1;
+        (piece, usize::from(previous.to()))
+    }
+
+    /// The counter to `previous`, played by the opponent of `side`... i.e. `side` moved
+    /// `previous`.
+    pub fn get(&self, side: Color, previous: Option<Move>) -> Option<Move> {
+        let previous = previous?;
+        let (p, to) = Self::index(side, &previous);
+        self.0[p][to]
+    }
+
+    pub fn set(&mut self, side: Color, previous: Option<Move>, counter: Move) {
+        if let Some(previous) = previous {
+            let (p, to) = Self::index(side, &previous);
+            self.0[p][to] = Some(counter);
+        }
+    }
+
+    pub fn clear(&mut self) {
+        *self.0 = [[None; 64]; 12];
+    }
+}
+
 /// How often a quiet move (by side, from- and to-square) caused cutoffs, ageing as it goes.
 pub struct History(Box<[[[i32; 64]; 64]; 2]>);
 
@@ -118,22 +157,31 @@ pub struct MovePicker {
 impl MovePicker {
     /// Orders all moves (main search).
     pub fn new(
+        pos: &Chess,
         moves: MoveList,
         tt_move: PackedMove,
         killers: [Option<Move>; 2],
+        counter: Option<Move>,
         history: &History,
-        side: Color,
     ) -> MovePicker {
+        let side = pos.turn();
         let mut keys = [0; 256];
         for (key, m) in keys.iter_mut().zip(moves.iter()) {
             *key = if tt_move.matches(*m) {
                 ORDER_TT_MOVE
             } else if is_tactical(m) {
-                ORDER_GOOD_CAPTURE + mvv_lva(m)
+                let base = if see_at_least(pos, m, 0) {
+                    ORDER_GOOD_CAPTURE
+                } else {
+                    ORDER_BAD_CAPTURE
+                };
+                base + mvv_lva(m)
             } else if killers[0] == Some(*m) {
                 ORDER_FIRST_KILLER
             } else if killers[1] == Some(*m) {
                 ORDER_SECOND_KILLER
+            } else if counter == Some(*m) {
+                ORDER_COUNTER_MOVE
             } else {
                 history.get(side, m)
             };
@@ -149,15 +197,7 @@ impl MovePicker {
     /// quiescence), ordered by MVV-LVA.
     pub fn tactical(mut moves: MoveList) -> MovePicker {
         moves.retain(|m| m.is_capture() || m.promotion() == Some(Role::Queen));
-        let mut keys = [0; 256];
-        for (key, m) in keys.iter_mut().zip(moves.iter()) {
-            *key = mvv_lva(m);
-        }
-        MovePicker {
-            moves,
-            keys,
-            next: 0,
-        }
+        MovePicker::by_mvv_lva(moves)
     }
 
     /// Orders by MVV-LVA only (quiescence in check: every evasion).
@@ -219,11 +259,12 @@ mod tests {
             .into_position(CastlingMode::Standard)
             .unwrap();
         let mut picker = MovePicker::new(
+            &pos,
             pos.legal_moves(),
             PackedMove::NONE,
             [None; 2],
+            None,
             &History::default(),
-            Color::White,
         );
         let first = picker.next().unwrap();
         assert_eq!(first.to_string(), "e4xd5");
@@ -232,16 +273,36 @@ mod tests {
     }
 
     #[test]
+    fn losing_captures_go_after_quiet_moves() {
+        // Qxd5 wins a pawn but loses the queen to the e6 pawn: it comes last.
+        let pos: Chess = "4k3/8/4p3/3p4/8/8/8/3QK3 w - - 0 1"
+            .parse::<Fen>()
+            .unwrap()
+            .into_position(CastlingMode::Standard)
+            .unwrap();
+        let picker = MovePicker::new(
+            &pos,
+            pos.legal_moves(),
+            PackedMove::NONE,
+            [None; 2],
+            None,
+            &History::default(),
+        );
+        assert_eq!(picker.last().unwrap().to_string(), "Qd1xd5");
+    }
+
+    #[test]
     fn tt_move_comes_first_even_if_quiet() {
         let pos = Chess::default();
         let moves = pos.legal_moves();
         let wanted = moves[7];
         let mut picker = MovePicker::new(
+            &pos,
             moves,
             PackedMove::new(wanted),
             [None; 2],
+            None,
             &History::default(),
-            Color::White,
         );
         assert_eq!(picker.next(), Some(wanted));
         assert_eq!(picker.count(), 19);

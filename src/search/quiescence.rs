@@ -4,6 +4,7 @@
 use shakmaty::{Chess, Position};
 
 use super::ordering::MovePicker;
+use super::see::see_at_least;
 use super::worker::Worker;
 use crate::eval::evaluate;
 use crate::types::{Ply, Score, MAX_PLY};
@@ -50,6 +51,10 @@ impl Worker<'_> {
         };
 
         for (index, m) in picker.enumerate() {
+            // Captures that lose material by static exchange cannot raise a standing pat.
+            if self.selective && !in_check && !see_at_least(pos, &m, 0) {
+                continue;
+            }
             let mut child = pos.clone();
             child.play_unchecked(m);
             let score = -self.quiescence(&child, ply + 1, -beta, -alpha);
@@ -61,10 +66,7 @@ impl Worker<'_> {
                 if score > alpha {
                     alpha = score;
                     if score >= beta {
-                        self.stats.beta_cutoffs += 1;
-                        if index == 0 {
-                            self.stats.first_move_cutoffs += 1;
-                        }
+                        self.stats.count_cutoff(index);
                         break;
                     }
                 }

@@ -33,6 +33,15 @@ fn percent(part: u64, whole: u64) -> f64 {
 }
 
 impl Stats {
+    /// Counts a beta cutoff made by the move searched `index`-th (0: the first).
+    #[inline]
+    pub fn count_cutoff(&mut self, index: usize) {
+        self.beta_cutoffs += 1;
+        if index == 0 {
+            self.first_move_cutoffs += 1;
+        }
+    }
+
     /// Share of beta cutoffs made by the first move: how often move ordering was right.
     pub fn first_move_cutoff_percent(&self) -> f64 {
         percent(self.first_move_cutoffs, self.beta_cutoffs)
@@ -46,15 +55,16 @@ impl Stats {
         percent(self.tt_hits, self.tt_probes)
     }
 
-    /// Effective branching factor: how many times more nodes each extra ply of depth costs,
-    /// as the geometric mean of the last two iteration-to-iteration ratios (two, because odd
-    /// and even depths alternate in cost under alpha-beta). `None` before depth 3.
+    /// Effective branching factor b*: the branching factor of a uniform tree of the searched
+    /// depth d holding as many nodes, N = b*^d, so b* = N^(1/d) with N all nodes of the
+    /// iterative deepening. Minimax on chess has b* ≈ 35; perfect alpha-beta about its square
+    /// root; pruning and reductions take it lower. `None` before depth 2.
     pub fn effective_branching_factor(&self) -> Option<f64> {
-        let n = self.iteration_nodes.len();
-        if n < 3 || self.iteration_nodes[n - 3] == 0 {
+        let depth = self.iteration_nodes.len();
+        if depth < 2 || self.nodes == 0 {
             return None;
         }
-        Some((self.iteration_nodes[n - 1] as f64 / self.iteration_nodes[n - 3] as f64).sqrt())
+        Some((self.nodes as f64).powf(1.0 / depth as f64))
     }
 
     /// The one-line summary the UCI loop prints as `info string` before `bestmove`.

@@ -55,10 +55,30 @@ impl TimeBudget {
         TimeBudget { soft, hard }
     }
 
-    /// Whether a new iteration is worth starting after `elapsed`.
-    pub fn may_start_iteration(&self, elapsed: Duration) -> bool {
-        elapsed < self.soft * NEW_ITERATION_MAX_PERCENT / 100
+    /// Whether a new iteration is worth starting after `elapsed`, with the soft target scaled
+    /// by `scale_percent` (see [`soft_scale_percent`]). Never beyond the hard limit.
+    pub fn may_start_iteration(&self, elapsed: Duration, scale_percent: u32) -> bool {
+        let soft = (self.soft * scale_percent / 100).min(self.hard);
+        elapsed < soft * NEW_ITERATION_MAX_PERCENT / 100
     }
+}
+
+/// How much of the soft target to allow after an iteration: more while the best move keeps
+/// changing or the score is falling (the search has found trouble), less once it has settled.
+/// `stable_iterations` counts the iterations in a row that kept the same best move;
+/// `score_drop` is the previous iteration's score minus this one's.
+pub fn soft_scale_percent(stable_iterations: u32, score_drop: i32) -> u32 {
+    let mut percent = if stable_iterations == 0 {
+        TM_UNSTABLE_PERCENT
+    } else if stable_iterations >= TM_STABLE_ITERATIONS {
+        TM_STABLE_PERCENT
+    } else {
+        100
+    };
+    if score_drop >= TM_SCORE_DROP_CP {
+        percent += TM_SCORE_DROP_PERCENT;
+    }
+    percent
 }
 
 #[cfg(test)]
@@ -94,6 +114,19 @@ mod tests {
                 "{ms}+{inc}/{mtg:?}: {b:?}"
             );
         }
+    }
+
+    #[test]
+    fn unsettled_searches_get_more_time() {
+        assert!(soft_scale_percent(0, 0) > soft_scale_percent(1, 0));
+        assert!(soft_scale_percent(1, 0) > soft_scale_percent(TM_STABLE_ITERATIONS, 0));
+        assert!(soft_scale_percent(2, TM_SCORE_DROP_CP) > soft_scale_percent(2, 0));
+        // Whatever the scale, an iteration never starts past the hard limit.
+        let b = TimeBudget {
+            soft: Duration::from_millis(100),
+            hard: Duration::from_millis(120),
+        };
+        assert!(!b.may_start_iteration(Duration::from_millis(120), 1000));
     }
 
     #[test]

@@ -5,7 +5,9 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Mutex;
 use std::time::{Duration, Instant};
 
-use super::ordering::{History, Killers};
+use shakmaty::Move;
+
+use super::ordering::{CounterMoves, History, Killers};
 use super::pv::PvTable;
 use super::stats::Stats;
 use super::time::TimeBudget;
@@ -13,7 +15,7 @@ use super::TtPolicy;
 use crate::params::POLL_INTERVAL_NODES;
 use crate::position::Key;
 use crate::tt::TranspositionTable;
-use crate::types::Ply;
+use crate::types::{Ply, MAX_PLY};
 
 /// Shared between the search thread and the thread reading commands: how to stop a search and
 /// when its clock started.
@@ -73,6 +75,7 @@ impl Control {
 pub(super) struct Worker<'a> {
     pub tt: &'a mut TranspositionTable,
     pub killers: &'a mut Killers,
+    pub counters: &'a mut CounterMoves,
     pub history: &'a mut History,
     pub control: &'a Control,
     pub stats: Stats,
@@ -87,6 +90,15 @@ pub(super) struct Worker<'a> {
     pub node_limit: u64,
     pub budget: Option<TimeBudget>,
     pub tt_policy: TtPolicy,
+    /// Whether pruning and reductions are on (see `Searcher::selective`).
+    pub selective: bool,
+    /// Positions below this index of `keys` precede a null move on the current path and
+    /// cannot be repeated by it.
+    pub repetition_floor: usize,
+    /// Whether the move into the node at each ply was a null move (never two in a row).
+    pub null_moved: [bool; MAX_PLY + 2],
+    /// The move played from the node at each ply on the current path (`None`: a null move).
+    pub played: [Option<Move>; MAX_PLY + 2],
 }
 
 impl Worker<'_> {

@@ -1,6 +1,7 @@
 //! Executing UCI commands: the position, the options, and the search thread.
 
 use std::io::Write;
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex};
 use std::thread::JoinHandle;
 use std::time::Duration;
@@ -44,6 +45,9 @@ pub struct Engine {
     searcher: Arc<Mutex<Searcher>>,
     control: Arc<Control>,
     search_thread: Option<JoinHandle<()>>,
+    /// True from `go` until the search has decided its move; cleared before `bestmove` is
+    /// printed, so that a command answering it (a `setoption`) never finds the search busy.
+    searching: Arc<AtomicBool>,
     /// The running search is `go infinite`: at end of input it is stopped, not awaited.
     searching_endlessly: bool,
 }
@@ -57,6 +61,7 @@ impl Default for Engine {
             options,
             control: Arc::new(Control::default()),
             search_thread: None,
+            searching: Arc::new(AtomicBool::new(false)),
             searching_endlessly: false,
         }
     }
@@ -100,29 +105,16 @@ impl Engine {
 
     /// End of input: let a bounded search finish and answer, stop an endless one, then quit.
     pub fn finish(&mut self) {
-        if self.is_searching() && !self.control.is_pondering() {
-            if let Some(handle) = self.search_thread.take() {
-                // An infinite search would never end by itself; `wait_or_stop` decides.
-                self.wait_or_stop(handle);
-            }
-        }
-        self.stop_search();
-    }
-
-    fn wait_or_stop(&mut self, handle: JoinHandle<()>) {
-        while !handle.is_finished() {
-            if self.searching_endlessly {
+        if let Some(handle) = self.search_thread.take() {
+            if self.searching_endlessly || self.control.is_pondering() {
                 self.control.stop();
             }
-            std::thread::sleep(Duration::from_millis(1));
+            let _ = handle.join();
         }
-        let _ = handle.join();
     }
 
     fn is_searching(&self) -> bool {
-        self.search_thread
-            .as_ref()
-            .is_some_and(|h| !h.is_finished())
+        self.searching.load(Ordering::SeqCst)
     }
 
     /// Stops a running search (it answers `bestmove`) and waits for it.
@@ -150,7 +142,10 @@ impl Engine {
         if self.is_searching() {
             return send_error(&format!("cannot change '{name}' while searching"));
         }
-        self.search_thread = None;
+        // The search has answered; its thread is about to end and release the tables.
+        if let Some(handle) = self.search_thread.take() {
+            let _ = handle.join();
+        }
         match change {
             Change::Hash(mb) => {
                 let resized = self.lock_searcher().resize_hash(mb);
@@ -203,6 +198,8 @@ impl Engine {
         let overhead = Duration::from_millis(self.options.move_overhead_ms);
         self.searching_endlessly = go.infinite;
         control.begin(go.ponder);
+        let searching = Arc::clone(&self.searching);
+        searching.store(true, Ordering::SeqCst);
         let spawned = std::thread::Builder::new()
             .name("search".into())
             .stack_size(SEARCH_STACK_BYTES)
@@ -214,6 +211,7 @@ impl Engine {
                     mode: game.castling_mode,
                 };
                 let outcome = searcher.search(&game, &limits, &control, &mut reporter);
+                searching.store(false, Ordering::SeqCst);
                 send(&format!(
                     "info string {}",
                     outcome.stats.summary(outcome.elapsed)
@@ -234,7 +232,10 @@ impl Engine {
             });
         match spawned {
             Ok(handle) => self.search_thread = Some(handle),
-            Err(e) => send_error(&format!("cannot start the search thread: {e}")),
+            Err(e) => {
+                self.searching.store(false, Ordering::SeqCst);
+                send_error(&format!("cannot start the search thread: {e}"));
+            }
         }
     }
 

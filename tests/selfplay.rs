@@ -1,0 +1,300 @@
+//! Cutoff against Cutoff: two engine processes, real clocks, the game tracked with shakmaty.
+//!
+//! Every bestmove must be legal, every search report well formed, and no clock may drop below zero (a ~50 ms
+//! allowance covers pipe latency and scheduling on a loaded CI machine; cutechess-cli and fastchess allow none).
+
+mod common;
+
+use std::collections::HashMap;
+use std::sync::{Mutex, MutexGuard};
+use std::time::Duration;
+
+use common::*;
+use shakmaty::zobrist::Zobrist64;
+use shakmaty::{CastlingMode, Chess, Color, EnPassantMode, Position};
+
+/// Clock allowance for pipe latency and scheduling.
+const LATENCY_ALLOWANCE_MS: i64 = 50;
+
+/// Games run one at a time: two engines per game already fill the two cores, and a third or fourth engine
+/// process competing for CPU would turn scheduling delays into lost time.
+static ONE_GAME_AT_A_TIME: Mutex<()> = Mutex::new(());
+
+fn exclusive() -> MutexGuard<'static, ()> {
+    ONE_GAME_AT_A_TIME
+        .lock()
+        .unwrap_or_else(|poisoned| poisoned.into_inner())
+}
+
+#[derive(Clone, Copy, Debug)]
+enum TimeControl {
+    /// Base time and increment per move, in ms.
+    Increment { base: i64, inc: i64 },
+    /// `moves` moves in `base` ms, repeating.
+    MovesToGo { base: i64, moves: u32 },
+}
+
+#[derive(Debug)]
+struct GameRecord {
+    moves: Vec<String>,
+    result: String,
+    min_clock_left: [i64; 2],
+}
+
+fn play_game(
+    white: &mut Engine,
+    black: &mut Engine,
+    tc: TimeControl,
+    max_plies: usize,
+) -> GameRecord {
+    for e in [&mut *white, &mut *black] {
+        e.send("ucinewgame");
+        e.sync();
+    }
+    let mut pos = Chess::default();
+    let mut moves: Vec<String> = Vec::new();
+    let mut seen: HashMap<u64, u32> = HashMap::new();
+    let key = |p: &Chess| -> u64 { p.zobrist_hash::<Zobrist64>(EnPassantMode::Legal).0 };
+    *seen.entry(key(&pos)).or_default() += 1;
+    let (base, inc) = match tc {
+        TimeControl::Increment { base, inc } => (base, inc),
+        TimeControl::MovesToGo { base, .. } => (base, 0),
+    };
+    let mut clock = [base, base]; // [white, black]
+    let mut moves_made = [0u32, 0u32];
+    let mut min_left = [base, base];
+    let result = loop {
+        if pos.is_checkmate() {
+            break format!("checkmate, {:?} wins", pos.turn().other());
+        }
+        if pos.is_stalemate() {
+            break "stalemate".to_string();
+        }
+        if pos.is_insufficient_material() {
+            break "insufficient material".to_string();
+        }
+        if pos.halfmoves() >= 100 {
+            break "fifty-move rule".to_string();
+        }
+        if seen[&key(&pos)] >= 3 {
+            break "threefold repetition".to_string();
+        }
+        if moves.len() >= max_plies {
+            break "adjourned".to_string();
+        }
+        let side = pos.turn();
+        let idx = if side == Color::White { 0 } else { 1 };
+        let engine: &mut Engine = if side == Color::White {
+            &mut *white
+        } else {
+            &mut *black
+        };
+        let position = if moves.is_empty() {
+            "position startpos".to_string()
+        } else {
+            format!("position startpos moves {}", moves.join(" "))
+        };
+        let go = match tc {
+            TimeControl::Increment { .. } => format!(
+                "go wtime {} btime {} winc {inc} binc {inc}",
+                clock[0].max(1),
+                clock[1].max(1)
+            ),
+            TimeControl::MovesToGo { moves: per, .. } => format!(
+                "go wtime {} btime {} movestogo {}",
+                clock[0].max(1),
+                clock[1].max(1),
+                per - moves_made[idx] % per
+            ),
+        };
+        engine.send(&position);
+        let r = engine.go(&go, Duration::from_millis(clock[idx].max(0) as u64 + 5_000));
+        let used = r.elapsed.as_millis() as i64;
+        clock[idx] -= used;
+        min_left[idx] = min_left[idx].min(clock[idx]);
+        assert!(
+            clock[idx] >= -LATENCY_ALLOWANCE_MS,
+            "{side:?} lost on time at ply {}: `{go}` took {used} ms, clock now {} ms\nmoves: {}\n{}",
+            moves.len() + 1,
+            clock[idx],
+            moves.join(" "),
+            engine.transcript()
+        );
+        check_search(&pos, &r, CastlingMode::Standard);
+        let m = strict_move(&pos, &r.bestmove, CastlingMode::Standard).unwrap();
+        pos.play_unchecked(m);
+        moves.push(r.bestmove.clone());
+        *seen.entry(key(&pos)).or_default() += 1;
+        moves_made[idx] += 1;
+        match tc {
+            TimeControl::Increment { .. } => clock[idx] += inc,
+            TimeControl::MovesToGo { base, moves: per } => {
+                if moves_made[idx].is_multiple_of(per) {
+                    clock[idx] += base;
+                }
+            }
+        }
+    };
+    GameRecord {
+        moves,
+        result,
+        min_clock_left: min_left,
+    }
+}
+
+fn engines() -> (Engine, Engine) {
+    (Engine::started(), Engine::started())
+}
+
+#[test]
+fn two_games_at_one_second_plus_increment_never_lose_on_time() {
+    let _serial = exclusive();
+    let (mut a, mut b) = engines();
+    let tc = TimeControl::Increment {
+        base: 1_000,
+        inc: 10,
+    };
+    let g1 = play_game(&mut a, &mut b, tc, 60);
+    let g2 = play_game(&mut b, &mut a, tc, 60);
+    for (i, g) in [g1, g2].iter().enumerate() {
+        eprintln!(
+            "game {}: {} after {} plies; lowest clocks white {} ms, black {} ms\n{}",
+            i + 1,
+            g.result,
+            g.moves.len(),
+            g.min_clock_left[0],
+            g.min_clock_left[1],
+            g.moves.join(" ")
+        );
+        assert!(!g.moves.is_empty());
+    }
+}
+
+#[test]
+fn game_with_movestogo_never_loses_on_time() {
+    let _serial = exclusive();
+    // 20 moves in 1 s, repeating: the game passes one time-control boundary (move 20) within 60 plies.
+    let (mut a, mut b) = engines();
+    let g = play_game(
+        &mut a,
+        &mut b,
+        TimeControl::MovesToGo {
+            base: 1_000,
+            moves: 20,
+        },
+        60,
+    );
+    eprintln!(
+        "movestogo game: {} after {} plies; lowest clocks white {} ms, black {} ms\n{}",
+        g.result,
+        g.moves.len(),
+        g.min_clock_left[0],
+        g.min_clock_left[1],
+        g.moves.join(" ")
+    );
+    assert!(!g.moves.is_empty());
+}
+
+#[test]
+fn game_with_ponder_and_ponderhit_never_loses_on_time() {
+    let _serial = exclusive();
+    // White ponders on its predicted reply; on a hit it sends `ponderhit`, on a miss `stop` and a fresh search.
+    let (mut white, mut black) = engines();
+    white.send("setoption name Ponder value true");
+    white.sync();
+    let (base, inc) = (1_000i64, 10i64);
+    let mut clock = [base, base];
+    let mut pos = Chess::default();
+    let mut moves: Vec<String> = Vec::new();
+    let mut pondering: Option<String> = None; // predicted Black move White is pondering on
+    for e in [&mut white, &mut black] {
+        e.send("ucinewgame");
+        e.sync();
+    }
+    let (mut hits, mut misses) = (0, 0);
+    for _ in 0..40 {
+        if pos.legal_moves().is_empty() {
+            break;
+        }
+        let white_to_move = pos.turn() == Color::White;
+        let idx = if white_to_move { 0 } else { 1 };
+        let go_clock = format!(
+            "wtime {} btime {} winc {inc} binc {inc}",
+            clock[0], clock[1]
+        );
+        let position = if moves.is_empty() {
+            "position startpos".to_string()
+        } else {
+            format!("position startpos moves {}", moves.join(" "))
+        };
+        let r = if white_to_move {
+            match pondering.take() {
+                Some(predicted) if moves.last() == Some(&predicted) => {
+                    hits += 1;
+                    white.send("ponderhit");
+                    white.wait_bestmove(Duration::from_millis(clock[0] as u64 + 5_000))
+                }
+                Some(_) => {
+                    misses += 1;
+                    white.send("stop");
+                    white.wait_bestmove(Duration::from_secs(5));
+                    white.send(&position);
+                    white.go(
+                        &format!("go {go_clock}"),
+                        Duration::from_millis(clock[0] as u64 + 5_000),
+                    )
+                }
+                None => {
+                    white.send(&position);
+                    white.go(
+                        &format!("go {go_clock}"),
+                        Duration::from_millis(clock[0] as u64 + 5_000),
+                    )
+                }
+            }
+        } else {
+            black.send(&position);
+            black.go(
+                &format!("go {go_clock}"),
+                Duration::from_millis(clock[1] as u64 + 5_000),
+            )
+        };
+        let used = r.elapsed.as_millis() as i64;
+        clock[idx] -= used;
+        assert!(
+            clock[idx] >= -LATENCY_ALLOWANCE_MS,
+            "side {idx} lost on time: took {used} ms, clock {} ms\nmoves: {}",
+            clock[idx],
+            moves.join(" ")
+        );
+        clock[idx] += inc;
+        check_search(&pos, &r, CastlingMode::Standard);
+        let m = strict_move(&pos, &r.bestmove, CastlingMode::Standard).unwrap();
+        pos.play_unchecked(m);
+        moves.push(r.bestmove.clone());
+        if white_to_move {
+            if let Some(p) = r.ponder.clone() {
+                // Ponder on the position after the predicted reply: our clock runs only after Black moves.
+                let mut after = pos.clone();
+                let pm = strict_move(&after, &p, CastlingMode::Standard).unwrap();
+                after.play_unchecked(pm);
+                if !after.legal_moves().is_empty() {
+                    white.send(&format!("position startpos moves {} {p}", moves.join(" ")));
+                    white.send(&format!(
+                        "go ponder wtime {} btime {} winc {inc} binc {inc}",
+                        clock[0], clock[1]
+                    ));
+                    pondering = Some(p);
+                }
+            }
+        }
+    }
+    if pondering.is_some() {
+        white.send("stop");
+        white.wait_bestmove(Duration::from_secs(5));
+    }
+    eprintln!(
+        "ponder game: {hits} hits, {misses} misses; moves: {}",
+        moves.join(" ")
+    );
+}

@@ -1,0 +1,750 @@
+//! Black-box tests of Cutoff's search as seen through UCI: info lines, mates, draws, limits, options.
+//!
+//! Written from the specification (tracker issue 2), not from the implementation. Test positions are verified with
+//! shakmaty and a brute-force mate solver inside the tests, independently of the engine.
+
+mod common;
+
+use std::collections::{BTreeMap, BTreeSet};
+use std::time::Duration;
+
+use common::*;
+use shakmaty::{CastlingMode, Chess, Position};
+
+/// Scholar's mate: 4.Qxf7# (h5f7) is the only mate in 1.
+const MATE_IN_1: &str = "r1bqkb1r/pppp1ppp/2n2n2/4p2Q/2B1P3/8/PPPP1PPP/RNB1K1NR w KQkq - 4 4";
+/// A Légal-style finish: 1.Nf6+! (d5f6) gxf6 2.Bxf7# is the only mate in 2.
+const MATE_IN_2: &str = "r2qkb1r/pp2nppp/3p4/2pNN1B1/2BnP3/3P4/PPP2PPP/R2bK2R w KQkq - 1 1";
+/// Morphy's problem: 1.Ra6! (a1a6) bxa6 2.b7# is the only mate in 2 — a quiet rook sacrifice that heavily
+/// pruning engines miss (Stockfish 15.1 plays Ra5 even at depth 14).
+const MATE_IN_2_QUIET: &str = "kbK5/pp6/1P6/8/8/8/8/R7 w - - 0 1";
+/// 1.Ra6! (f6a6) is the only mate in 3.
+const MATE_IN_3: &str = "r5rk/5p1p/5R2/4B3/8/8/7P/7K w - - 0 1";
+/// Black's only move Kg8 is met by Ra8#.
+const MATED_IN_1: &str = "7k/8/6K1/8/8/8/8/R7 b - - 0 1";
+/// Black is stalemated.
+const STALEMATE: &str = "7k/5Q2/6K1/8/8/8/8/8 b - - 0 1";
+/// White, a queen down, saves the game with Re8+ Kxe8 stalemate; anything else loses (...Qg2#).
+const STALEMATE_DEFENCE: &str = "5k2/5pp1/8/6q1/8/7p/4R2P/7K w - - 0 1";
+/// White (queen against queen, rook and pawns) gives perpetual check Qe8+ Kh7 Qh5+ Kg8; Black's replies are forced.
+const PERPETUAL: &str = "6k1/6p1/8/7Q/3K4/8/pp6/qr6 w - - 0 1";
+const PERPETUAL_CYCLE: [&str; 4] = ["h5e8", "g8h7", "e8h5", "h7g8"];
+
+fn std_mode() -> CastlingMode {
+    CastlingMode::Standard
+}
+
+fn search_fen(e: &mut Engine, fen: &str, go: &str) -> (Chess, SearchResult) {
+    let pos = pos_from_fen(fen);
+    let r = e.search(&format!("position fen {fen}"), go, SEARCH_TIMEOUT);
+    check_search(&pos, &r, std_mode());
+    (pos, r)
+}
+
+// ---------------------------------------------------------------------------------------------------------------
+// Info lines.
+
+#[test]
+fn info_lines_are_complete_integer_valued_and_pvs_are_legal() {
+    let mut e = Engine::started();
+    for (fen, moves) in [
+        (STARTPOS, ""),
+        (KIWIPETE, ""),
+        (
+            STARTPOS,
+            " moves e2e4 e7e5 g1f3 b8c6 f1b5 a7a6 b5a4 g8f6 e1g1",
+        ),
+        ("8/2p5/3p4/KP5r/1R3p1k/8/4P1P1/8 w - - 0 1", ""),
+        // Promotions in the PV.
+        ("8/P6k/8/8/8/8/6Kp/8 w - - 0 1", ""),
+    ] {
+        let pos = play_moves(
+            &pos_from_fen(fen),
+            &moves.split_whitespace().skip(1).collect::<Vec<_>>(),
+        );
+        let r = e.search(
+            &format!("position fen {fen}{moves}"),
+            "go depth 6",
+            SEARCH_TIMEOUT,
+        );
+        check_search(&pos, &r, std_mode());
+        let infos = r.score_infos();
+        assert!(!infos.is_empty(), "no info lines:\n{}", r.lines.join("\n"));
+        for i in &infos {
+            assert_eq!(i.multipv, Some(1), "MultiPV is 1: {:?}", i.raw);
+            // (No `seldepth >= depth` check: engines legitimately report less, e.g. after hash cutoffs.)
+            let _ = i.seldepth.unwrap();
+        }
+        // Time and nodes never go backwards within one search.
+        for w in infos.windows(2) {
+            assert!(
+                w[0].nodes <= w[1].nodes,
+                "nodes decreased: {:?} then {:?}",
+                w[0].raw,
+                w[1].raw
+            );
+            assert!(
+                w[0].time <= w[1].time,
+                "time decreased: {:?} then {:?}",
+                w[0].raw,
+                w[1].raw
+            );
+        }
+    }
+}
+
+#[test]
+fn every_iteration_is_reported_up_to_the_requested_depth() {
+    let mut e = Engine::started();
+    let (_, r) = search_fen(&mut e, KIWIPETE, "go depth 6");
+    let depths: BTreeSet<u64> = r
+        .score_infos()
+        .iter()
+        .filter(|i| i.is_exact())
+        .map(|i| i.depth.unwrap())
+        .collect();
+    for d in 1..=6 {
+        assert!(
+            depths.contains(&d),
+            "no exact info line for depth {d}:\n{}",
+            r.lines.join("\n")
+        );
+    }
+}
+
+#[test]
+fn go_depth_reports_that_depth_last() {
+    let mut e = Engine::started();
+    for (fen, depth) in [(STARTPOS, 5), (KIWIPETE, 4), (STARTPOS, 1)] {
+        let (_, r) = search_fen(&mut e, fen, &format!("go depth {depth}"));
+        let last = r.last_score_info();
+        assert_eq!(
+            last.depth,
+            Some(depth),
+            "`go depth {depth}` must end with depth {depth}:\n{}",
+            r.lines.join("\n")
+        );
+        assert!(
+            r.score_infos().iter().all(|i| i.depth.unwrap() <= depth),
+            "searched deeper than {depth}:\n{}",
+            r.lines.join("\n")
+        );
+    }
+}
+
+#[test]
+fn last_info_before_bestmove_is_exact_also_when_time_runs_out() {
+    // Searches interrupted by time or nodes (mid-iteration) must still end on an exact score.
+    let mut e = Engine::started();
+    for go in [
+        "go movetime 150",
+        "go nodes 30000",
+        "go wtime 3000 btime 3000",
+    ] {
+        for fen in [KIWIPETE, STARTPOS] {
+            search_fen(&mut e, fen, go);
+        }
+    }
+}
+
+#[test]
+fn statistics_info_string_is_printed_before_bestmove() {
+    let mut e = Engine::started();
+    for go in ["go depth 5", "go movetime 100"] {
+        let (_, r) = search_fen(&mut e, KIWIPETE, go);
+        let stats: Vec<String> = r
+            .info_strings()
+            .into_iter()
+            .filter(|l| {
+                let lower = l.to_ascii_lowercase();
+                lower.contains("nodes") && lower.contains("cutoff")
+            })
+            .collect();
+        assert_eq!(
+            stats.len(),
+            1,
+            "`{go}`: expected one `info string` with the search statistics (nodes, cutoffs, ...) before bestmove:\n{}",
+            r.lines.join("\n")
+        );
+    }
+}
+
+#[test]
+fn bestmove_carries_a_legal_ponder_move() {
+    let mut e = Engine::started();
+    for fen in [STARTPOS, KIWIPETE] {
+        let (pos, r) = search_fen(&mut e, fen, "go depth 6");
+        // check_search verified the ponder move's legality after bestmove.
+        let main = r.last_main_info();
+        if main.pv.len() >= 2 {
+            assert!(
+                r.ponder.is_some(),
+                "the PV knows a reply ({:?}) but bestmove has no ponder move: {}",
+                main.pv,
+                r.raw
+            );
+        }
+        assert!(
+            r.ponder.is_some(),
+            "no ponder move after a depth-6 search in {}: {}",
+            fen_of(&pos),
+            r.raw
+        );
+    }
+}
+
+// ---------------------------------------------------------------------------------------------------------------
+// No legal move.
+
+#[test]
+fn checkmated_side_gets_bestmove_none() {
+    let mut e = Engine::started();
+    // Fool's mate: White is checkmated.
+    let pos = play_moves(&pos_from_fen(STARTPOS), &["f2f3", "e7e5", "g2g4", "d8h4"]);
+    assert!(pos.is_checkmate());
+    for go in ["go depth 3", "go movetime 100", "go wtime 1000 btime 1000"] {
+        let r = e.search(
+            "position startpos moves f2f3 e7e5 g2g4 d8h4",
+            go,
+            SEARCH_TIMEOUT,
+        );
+        assert_eq!(r.raw.trim(), "bestmove (none)", "`{go}` when checkmated");
+    }
+}
+
+#[test]
+fn stalemated_side_gets_bestmove_none() {
+    let mut e = Engine::started();
+    assert!(pos_from_fen(STALEMATE).is_stalemate());
+    for go in ["go depth 3", "go movetime 100", "go btime 1000 wtime 1000"] {
+        let r = e.search(&format!("position fen {STALEMATE}"), go, SEARCH_TIMEOUT);
+        assert_eq!(r.raw.trim(), "bestmove (none)", "`{go}` when stalemated");
+    }
+}
+
+// ---------------------------------------------------------------------------------------------------------------
+// Mates.
+
+fn assert_finds_mate(fen: &str, n: u32, go: &str) {
+    let pos = pos_from_fen(fen);
+    let solutions = mating_moves(&pos, n);
+    assert_eq!(
+        solutions.len(),
+        1,
+        "test position must have a unique mate in {n}: {solutions:?}"
+    );
+    for shorter in 1..n {
+        assert!(
+            !mates_in(&pos, shorter),
+            "test position has a mate in {shorter}"
+        );
+    }
+    let mut e = Engine::started();
+    let (_, r) = search_fen(&mut e, fen, go);
+    assert_eq!(
+        r.bestmove,
+        solutions[0],
+        "the only mate in {n} is {}:\n{}",
+        solutions[0],
+        r.lines.join("\n")
+    );
+    let last = r.last_main_info();
+    assert_eq!(
+        last.score,
+        Some(Score::Mate(n as i64)),
+        "mate in {n} must be reported as `score mate {n}`: {:?}",
+        last.raw
+    );
+    // A full mating PV ends in checkmate after 2n-1 plies (a PV cut short by the hash table is tolerated).
+    let moves: Vec<&str> = last.pv.iter().map(|s| s.as_str()).collect();
+    let plies = 2 * n as usize - 1;
+    assert!(
+        moves.len() <= plies,
+        "the mating PV is longer than the mate: {:?}",
+        last.raw
+    );
+    if moves.len() == plies {
+        assert!(
+            play_moves(&pos, &moves).is_checkmate(),
+            "the PV does not end in mate: {:?}",
+            last.raw
+        );
+    }
+}
+
+#[test]
+fn mate_in_one_is_found() {
+    assert_finds_mate(MATE_IN_1, 1, "go depth 4");
+}
+
+#[test]
+fn mate_in_two_is_found() {
+    assert_finds_mate(MATE_IN_2, 2, "go depth 6");
+}
+
+#[test]
+fn mate_in_two_with_a_quiet_sacrifice_is_found() {
+    assert_finds_mate(MATE_IN_2_QUIET, 2, "go depth 10");
+}
+
+#[test]
+fn mate_in_three_is_found() {
+    assert_finds_mate(MATE_IN_3, 3, "go depth 8");
+}
+
+#[test]
+fn go_mate_finds_a_mate_in_two() {
+    let pos = pos_from_fen(MATE_IN_2_QUIET);
+    let mut e = Engine::started();
+    e.send(&format!("position fen {MATE_IN_2_QUIET}"));
+    let r = e.go("go mate 2", SEARCH_TIMEOUT);
+    check_search(&pos, &r, std_mode());
+    assert_eq!(r.bestmove, "a1a6", "{}", r.lines.join("\n"));
+    assert_eq!(
+        r.last_main_info().score,
+        Some(Score::Mate(2)),
+        "{}",
+        r.lines.join("\n")
+    );
+}
+
+#[test]
+fn being_mated_in_one_is_reported_as_mate_minus_one() {
+    let pos = pos_from_fen(MATED_IN_1);
+    assert!(
+        every_reply_mated(&pos, 2),
+        "test position: every Black move must allow mate in 1"
+    );
+    let mut e = Engine::started();
+    let (_, r) = search_fen(&mut e, MATED_IN_1, "go depth 5");
+    assert_eq!(r.bestmove, "h8g8", "the only legal move");
+    assert_eq!(
+        r.last_main_info().score,
+        Some(Score::Mate(-1)),
+        "being mated in 1 is `score mate -1`:\n{}",
+        r.lines.join("\n")
+    );
+}
+
+#[test]
+fn being_mated_in_two_is_reported_as_mate_minus_two() {
+    // The mate-in-3 position after its key move 1.Ra6: Black to move is mated in 2 whatever it plays.
+    let pos = play_moves(&pos_from_fen(MATE_IN_3), &["f6a6"]);
+    assert!(every_reply_mated(&pos, 3) && !every_reply_mated(&pos, 2));
+    let fen = fen_of(&pos);
+    let mut e = Engine::started();
+    let (_, r) = search_fen(&mut e, &fen, "go depth 8");
+    assert_eq!(
+        r.last_main_info().score,
+        Some(Score::Mate(-2)),
+        "being mated in 2 is `score mate -2`:\n{}",
+        r.lines.join("\n")
+    );
+}
+
+// ---------------------------------------------------------------------------------------------------------------
+// Draws.
+
+#[test]
+fn forced_stalemate_defence_is_scored_as_a_draw() {
+    let pos = pos_from_fen(STALEMATE_DEFENCE);
+    let after = play_moves(&pos, &["e2e8"]);
+    assert_eq!(after.legal_moves().len(), 1, "Re8+ leaves only Kxe8");
+    assert!(
+        play_moves(&after, &["f8e8"]).is_stalemate(),
+        "Kxe8 is stalemate"
+    );
+    let mut e = Engine::started();
+    let (_, r) = search_fen(&mut e, STALEMATE_DEFENCE, "go depth 6");
+    assert_eq!(
+        r.bestmove,
+        "e2e8",
+        "Re8+ saves the game by stalemate:\n{}",
+        r.lines.join("\n")
+    );
+    assert_eq!(
+        r.last_main_info().score,
+        Some(Score::Cp(0)),
+        "reaching stalemate is a draw, score 0:\n{}",
+        r.lines.join("\n")
+    );
+}
+
+#[test]
+fn repetition_in_game_history_is_scored_as_a_draw() {
+    // Verify the perpetual: every Black reply in the cycle is forced.
+    let start = pos_from_fen(PERPETUAL);
+    let mut p = start.clone();
+    for (i, m) in PERPETUAL_CYCLE.iter().enumerate() {
+        p = play_moves(&p, &[m]);
+        if i % 2 == 0 {
+            assert_eq!(
+                p.legal_moves().len(),
+                1,
+                "Black's reply to {m} must be forced"
+            );
+        }
+    }
+    assert_eq!(
+        fen_of(&p).split(' ').next(),
+        fen_of(&start).split(' ').next()
+    );
+    // The game already went through the cycle once: the root position occurs for the second time.
+    let history = PERPETUAL_CYCLE.join(" ");
+    let mut e = Engine::started();
+    let pos = play_moves(&start, &PERPETUAL_CYCLE);
+    e.send(&format!("position fen {PERPETUAL} moves {history}"));
+    let r = e.go("go depth 8", SEARCH_TIMEOUT);
+    check_search(&pos, &r, std_mode());
+    assert_eq!(
+        r.last_main_info().score,
+        Some(Score::Cp(0)),
+        "White, far behind in material, draws by repetition (perpetual check); score 0:\n{}",
+        r.lines.join("\n")
+    );
+    assert_eq!(
+        r.bestmove,
+        "h5e8",
+        "only the perpetual check saves White:\n{}",
+        r.lines.join("\n")
+    );
+    // And the same from the other side: after Qe8+ Kh7 Qh5+ (a repetition is one move away), Black to move.
+    e.send(&format!(
+        "position fen {PERPETUAL} moves {history} h5e8 g8h7 e8h5"
+    ));
+    let pos = play_moves(&pos, &["h5e8", "g8h7", "e8h5"]);
+    let r = e.go("go depth 6", SEARCH_TIMEOUT);
+    check_search(&pos, &r, std_mode());
+    assert_eq!(r.bestmove, "h7g8", "the only legal move");
+    assert_eq!(
+        r.last_main_info().score,
+        Some(Score::Cp(0)),
+        "Black cannot escape the perpetual; score 0:\n{}",
+        r.lines.join("\n")
+    );
+}
+
+#[test]
+fn threefold_repetition_in_history_is_not_mistaken_for_a_loss() {
+    // The start position after two knight round trips (third occurrence); the search must still return a legal
+    // move and a sane score (a draw is claimable, nothing is lost).
+    let mut e = Engine::started();
+    let moves = "g1f3 g8f6 f3g1 f6g8 g1f3 g8f6 f3g1 f6g8";
+    let pos = play_moves(
+        &pos_from_fen(STARTPOS),
+        &moves.split(' ').collect::<Vec<_>>(),
+    );
+    e.send(&format!("position startpos moves {moves}"));
+    let r = e.go("go depth 5", SEARCH_TIMEOUT);
+    check_search(&pos, &r, std_mode());
+    match r.last_main_info().score {
+        Some(Score::Cp(cp)) => assert!(cp.abs() <= 100, "score {cp} in the start position"),
+        other => panic!("score {other:?} in the start position"),
+    }
+}
+
+// ---------------------------------------------------------------------------------------------------------------
+// Material.
+
+#[test]
+fn hanging_queen_is_taken() {
+    let mut e = Engine::started();
+    // 1.e4 e5 2.Nf3 Qg5?? — the queen on g5 is attacked by the knight and defended by nothing.
+    let pos = play_moves(&pos_from_fen(STARTPOS), &["e2e4", "e7e5", "g1f3", "d8g5"]);
+    for go in ["go depth 4", "go movetime 200"] {
+        let r = e.search(
+            "position startpos moves e2e4 e7e5 g1f3 d8g5",
+            go,
+            SEARCH_TIMEOUT,
+        );
+        check_search(&pos, &r, std_mode());
+        assert_eq!(
+            r.bestmove,
+            "f3g5",
+            "`{go}`: Nxg5 wins the queen:\n{}",
+            r.lines.join("\n")
+        );
+        match r.last_main_info().score {
+            Some(Score::Cp(cp)) => assert!(cp > 500, "a queen up is worth more than {cp} cp"),
+            other => panic!("unexpected score {other:?}"),
+        }
+    }
+    // Black to move: White's queen on g4 hangs to the knight on f6.
+    let pos = play_moves(
+        &pos_from_fen(STARTPOS),
+        &["e2e4", "e7e5", "d2d3", "g8f6", "d1g4"],
+    );
+    let r = e.search(
+        "position startpos moves e2e4 e7e5 d2d3 g8f6 d1g4",
+        "go depth 4",
+        SEARCH_TIMEOUT,
+    );
+    check_search(&pos, &r, std_mode());
+    assert_eq!(
+        r.bestmove,
+        "f6g4",
+        "Nxg4 wins the queen:\n{}",
+        r.lines.join("\n")
+    );
+}
+
+// ---------------------------------------------------------------------------------------------------------------
+// Limits.
+
+#[test]
+fn go_nodes_stops_near_the_node_limit() {
+    let mut e = Engine::started();
+    for (fen, limit) in [(KIWIPETE, 20_000u64), (STARTPOS, 100_000)] {
+        let (_, r) = search_fen(&mut e, fen, &format!("go nodes {limit}"));
+        let reported = r
+            .score_infos()
+            .iter()
+            .filter_map(|i| i.nodes)
+            .max()
+            .expect("nodes reported");
+        assert!(
+            reported <= limit + 4_096,
+            "`go nodes {limit}` reported {reported} nodes:\n{}",
+            r.lines.join("\n")
+        );
+        // The statistics line, if it states a node count, agrees.
+        for s in r.info_strings() {
+            if let Some(n) = number_after(&s, "nodes") {
+                assert!(
+                    n <= limit + 4_096,
+                    "`go nodes {limit}`: statistics say {n} nodes: {s:?}"
+                );
+            }
+        }
+    }
+}
+
+#[test]
+fn go_movetime_returns_on_time() {
+    let mut e = Engine::started();
+    for fen in [STARTPOS, KIWIPETE] {
+        let (_, r) = search_fen(&mut e, fen, "go movetime 200");
+        // Expected: within 200 ms (Move Overhead subtracted). Bound: +100 ms for CI.
+        assert!(
+            r.elapsed < Duration::from_millis(300),
+            "`go movetime 200` took {:?}",
+            r.elapsed
+        );
+    }
+}
+
+#[test]
+fn move_overhead_is_subtracted_from_movetime() {
+    // From the engine facts: Move Overhead is subtracted also for `go movetime`.
+    let mut e = Engine::started();
+    e.send("setoption name Move Overhead value 400");
+    e.sync();
+    let (_, r) = search_fen(&mut e, KIWIPETE, "go movetime 600");
+    assert!(
+        r.elapsed < Duration::from_millis(400),
+        "`go movetime 600` with Move Overhead 400 should take about 200 ms; took {:?}",
+        r.elapsed
+    );
+}
+
+#[test]
+fn go_wtime_alone_answers_quickly_with_a_legal_move() {
+    let mut e = Engine::started();
+    for position in ["position startpos", "position startpos moves e2e4 e7e5"] {
+        let pos = pos_from_fen(STARTPOS);
+        let pos = if position.contains("moves") {
+            play_moves(&pos, &["e2e4", "e7e5"])
+        } else {
+            pos
+        };
+        let r = e.search(position, "go wtime 100", SEARCH_TIMEOUT);
+        check_search(&pos, &r, std_mode());
+        assert!(
+            r.elapsed < Duration::from_millis(100),
+            "`go wtime 100` took {:?} (the whole clock)",
+            r.elapsed
+        );
+    }
+}
+
+#[test]
+fn go_btime_alone_with_black_to_move_answers_quickly() {
+    let mut e = Engine::started();
+    let pos = play_moves(&pos_from_fen(STARTPOS), &["e2e4"]);
+    let r = e.search(
+        "position startpos moves e2e4",
+        "go btime 100",
+        SEARCH_TIMEOUT,
+    );
+    check_search(&pos, &r, std_mode());
+    assert!(
+        r.elapsed < Duration::from_millis(100),
+        "`go btime 100` took {:?} (the whole clock)",
+        r.elapsed
+    );
+    let (_, r) = search_fen(
+        &mut e,
+        "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R b KQkq - 0 1",
+        "go btime 100",
+    );
+    assert!(
+        r.elapsed < Duration::from_millis(100),
+        "`go btime 100` took {:?} (the whole clock)",
+        r.elapsed
+    );
+}
+
+#[test]
+fn go_with_clock_and_movestogo_answers_within_its_share() {
+    let mut e = Engine::started();
+    let (_, r) = search_fen(&mut e, KIWIPETE, "go wtime 2000 btime 2000 movestogo 1");
+    // With one move to the time control the engine may use most of its 2 s but never all of it.
+    assert!(
+        r.elapsed < Duration::from_millis(2000),
+        "movestogo 1 took {:?}",
+        r.elapsed
+    );
+    let (_, r) = search_fen(&mut e, KIWIPETE, "go wtime 2000 btime 2000 movestogo 40");
+    assert!(
+        r.elapsed < Duration::from_millis(500),
+        "movestogo 40 with 2 s took {:?}",
+        r.elapsed
+    );
+}
+
+#[test]
+fn searchmoves_restricts_the_root_moves() {
+    let mut e = Engine::started();
+    let (_, r) = search_fen(&mut e, STARTPOS, "go depth 4 searchmoves a2a3 h2h3");
+    assert!(["a2a3", "h2h3"].contains(&r.bestmove.as_str()), "{}", r.raw);
+    for i in r.score_infos() {
+        assert!(
+            ["a2a3", "h2h3"].contains(&i.pv[0].as_str()),
+            "PV outside searchmoves: {:?}",
+            i.raw
+        );
+    }
+    // The hanging queen is not taken when the capture is excluded.
+    let pos = play_moves(&pos_from_fen(STARTPOS), &["e2e4", "e7e5", "g1f3", "d8g5"]);
+    let r = e.search(
+        "position startpos moves e2e4 e7e5 g1f3 d8g5",
+        "go depth 4 searchmoves b1c3 d2d4",
+        SEARCH_TIMEOUT,
+    );
+    check_search(&pos, &r, std_mode());
+    assert!(["b1c3", "d2d4"].contains(&r.bestmove.as_str()), "{}", r.raw);
+    // A single root move.
+    let (_, r) = search_fen(&mut e, KIWIPETE, "go depth 3 searchmoves a2a4");
+    assert_eq!(r.bestmove, "a2a4");
+}
+
+// ---------------------------------------------------------------------------------------------------------------
+// Options in the search.
+
+#[test]
+fn multipv_reports_distinct_first_moves_at_every_depth() {
+    let mut e = Engine::started();
+    e.send("setoption name MultiPV value 3");
+    e.sync();
+    for fen in [STARTPOS, KIWIPETE] {
+        let (_, r) = search_fen(&mut e, fen, "go depth 5");
+        let mut by_depth: BTreeMap<u64, BTreeMap<u64, Info>> = BTreeMap::new();
+        for i in r.score_infos().into_iter().filter(|i| i.is_exact()) {
+            by_depth
+                .entry(i.depth.unwrap())
+                .or_default()
+                .insert(i.multipv.unwrap(), i);
+        }
+        for d in 1..=5u64 {
+            let lines = by_depth
+                .get(&d)
+                .unwrap_or_else(|| panic!("no lines at depth {d}:\n{}", r.lines.join("\n")));
+            let ks: Vec<u64> = lines.keys().copied().collect();
+            assert_eq!(
+                ks,
+                vec![1, 2, 3],
+                "depth {d} must report multipv 1, 2, 3:\n{}",
+                r.lines.join("\n")
+            );
+            let firsts: BTreeSet<&str> = lines.values().map(|i| i.pv[0].as_str()).collect();
+            assert_eq!(
+                firsts.len(),
+                3,
+                "depth {d}: first moves must be distinct:\n{}",
+                r.lines.join("\n")
+            );
+        }
+        // bestmove is the first move of the best line.
+        let best = &by_depth[&5][&1];
+        assert_eq!(
+            r.bestmove, best.pv[0],
+            "bestmove vs multipv 1: {:?}",
+            best.raw
+        );
+    }
+    // Back to one line.
+    e.send("setoption name MultiPV value 1");
+    let (_, r) = search_fen(&mut e, STARTPOS, "go depth 4");
+    assert!(
+        r.score_infos().iter().all(|i| i.multipv == Some(1)),
+        "{}",
+        r.lines.join("\n")
+    );
+}
+
+#[test]
+fn hash_can_be_resized_between_searches() {
+    let mut e = Engine::started();
+    for (mb, depth) in [(64, 6), (1, 6), (16, 5), (128, 5)] {
+        e.send(&format!("setoption name Hash value {mb}"));
+        let lines = e.sync();
+        assert!(
+            !lines.iter().any(|l| is_error_report(l)),
+            "Hash {mb} rejected: {lines:?}"
+        );
+        search_fen(&mut e, KIWIPETE, &format!("go depth {depth}"));
+        search_fen(&mut e, STARTPOS, "go movetime 100");
+    }
+}
+
+#[test]
+fn clear_hash_empties_the_table() {
+    let mut e = Engine::started();
+    e.send("setoption name Hash value 4");
+    e.sync();
+    let go = "go depth 6";
+    let (_, cold) = search_fen(&mut e, KIWIPETE, go);
+    let cold_nodes = cold.last_main_info().nodes.unwrap();
+    let full = cold.last_main_info().hashfull.unwrap();
+    assert!(
+        full > 0,
+        "hashfull stays 0 after a depth-6 search in a 4 MB table:\n{}",
+        cold.lines.join("\n")
+    );
+    let (_, warm) = search_fen(&mut e, KIWIPETE, go);
+    let warm_nodes = warm.last_main_info().nodes.unwrap();
+    e.send("setoption name Clear Hash");
+    let lines = e.sync();
+    assert!(
+        !lines.iter().any(|l| is_error_report(l)),
+        "Clear Hash rejected: {lines:?}"
+    );
+    let (_, first) = search_fen(&mut e, KIWIPETE, "go depth 1");
+    let after = first.score_infos()[0].hashfull.unwrap();
+    assert!(
+        after <= 2,
+        "hashfull {after} right after Clear Hash (it was {full} before):\n{}",
+        first.lines.join("\n")
+    );
+    e.send("setoption name Clear Hash");
+    e.sync();
+    let (_, cleared) = search_fen(&mut e, KIWIPETE, go);
+    let cleared_nodes = cleared.last_main_info().nodes.unwrap();
+    // When the table visibly helps a repeated search, clearing it must remove that help.
+    if warm_nodes * 2 < cold_nodes {
+        assert!(
+            cleared_nodes > warm_nodes * 3 / 2,
+            "after Clear Hash the search took {cleared_nodes} nodes, like a warm table ({warm_nodes}); cold: {cold_nodes}"
+        );
+    }
+}
