@@ -31,7 +31,7 @@ const ADAM_BETA1: f64 = 0.9;
 const ADAM_BETA2: f64 = 0.999;
 const ADAM_EPSILON: f64 = 1e-8;
 /// Default of `--l2`.
-pub const DEFAULT_L2: f64 = 1e-8;
+pub const DEFAULT_L2: f64 = 4e-9;
 /// Consecutive positions kept together when holding out validation data (a game is about 50).
 const VALIDATION_BLOCK: usize = 256;
 
