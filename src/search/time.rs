@@ -13,6 +13,9 @@ pub struct TimeBudget {
     pub soft: Duration,
     /// Stop the search at once when this is reached.
     pub hard: Duration,
+    /// `go movetime`: the time is the user's to spend, all of it; iterations start until the
+    /// hard limit and the last, unfinished one counts if its first move was searched.
+    pub fixed: bool,
 }
 
 impl TimeBudget {
@@ -23,12 +26,17 @@ impl TimeBudget {
             .map(|c| Self::from_clock(c, overhead, legal_moves));
         let from_movetime = limits.movetime.map(|t| {
             let t = t.saturating_sub(overhead).max(Duration::from_millis(1));
-            TimeBudget { soft: t, hard: t }
+            TimeBudget {
+                soft: t,
+                hard: t,
+                fixed: true,
+            }
         });
         match (from_clock, from_movetime) {
             (Some(a), Some(b)) => Some(TimeBudget {
                 soft: a.soft.min(b.soft),
                 hard: a.hard.min(b.hard),
+                fixed: false,
             }),
             (a, b) => a.or(b),
         }
@@ -52,12 +60,19 @@ impl TimeBudget {
         }
         // The soft target never exceeds the hard limit.
         soft = soft.min(hard);
-        TimeBudget { soft, hard }
+        TimeBudget {
+            soft,
+            hard,
+            fixed: false,
+        }
     }
 
     /// Whether a new iteration is worth starting after `elapsed`, with the soft target scaled
     /// by `scale_percent` (see [`soft_scale_percent`]). Never beyond the hard limit.
     pub fn may_start_iteration(&self, elapsed: Duration, scale_percent: u32) -> bool {
+        if self.fixed {
+            return elapsed < self.hard;
+        }
         let soft = (self.soft * scale_percent / 100).min(self.hard);
         elapsed < soft * NEW_ITERATION_MAX_PERCENT / 100
     }
@@ -125,6 +140,7 @@ mod tests {
         let b = TimeBudget {
             soft: Duration::from_millis(100),
             hard: Duration::from_millis(120),
+            fixed: false,
         };
         assert!(!b.may_start_iteration(Duration::from_millis(120), 1000));
     }
@@ -133,6 +149,8 @@ mod tests {
     fn movetime_subtracts_the_overhead() {
         let b = TimeBudget::new(&Limits::movetime(500), Duration::from_millis(20), 20).unwrap();
         assert_eq!(b.hard, Duration::from_millis(480));
+        // A fixed move time is used in full.
+        assert!(b.may_start_iteration(Duration::from_millis(470), 100));
         assert!(TimeBudget::new(&Limits::depth(5), Duration::ZERO, 20).is_none());
     }
 }

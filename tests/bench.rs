@@ -1,0 +1,58 @@
+//! `cutoff bench` must give the same node count on every run (OpenBench checks it against the
+//! `Bench: N` of the commit) and end with the line OpenBench reads.
+
+use std::process::Command;
+
+use cutoff::bench::{bench, positions, POSITIONS};
+use shakmaty::Position;
+
+/// Shallow enough to run in a moment, deep enough to use the table, ordering and pruning.
+const TEST_DEPTH: i32 = 7;
+
+#[test]
+fn bench_node_count_is_the_same_on_every_run() {
+    let mut first_run = Vec::new();
+    let first = bench(TEST_DEPTH, |_, outcome| first_run.push(outcome.nodes));
+    let mut second_run = Vec::new();
+    let second = bench(TEST_DEPTH, |_, outcome| second_run.push(outcome.nodes));
+    assert_eq!(first_run, second_run, "per-position node counts differ");
+    assert_eq!(first.nodes, second.nodes);
+    assert_eq!(first_run.len(), POSITIONS.len());
+}
+
+#[test]
+fn bench_positions_are_legal_and_none_is_over() {
+    for (pos, fen) in positions().iter().zip(POSITIONS) {
+        assert!(!pos.legal_moves().is_empty(), "no legal move in {fen}");
+    }
+}
+
+#[test]
+fn bench_output_ends_with_nodes_and_nps_as_openbench_reads_them() {
+    let out = Command::new(env!("CARGO_BIN_EXE_cutoff"))
+        .args(["bench", "2"])
+        .output()
+        .unwrap();
+    assert!(out.status.success());
+    let stdout = String::from_utf8(out.stdout).unwrap();
+    let last = stdout.lines().last().unwrap();
+    let words: Vec<&str> = last.split_whitespace().collect();
+    let number_before = |unit: &str| {
+        let i = words
+            .iter()
+            .position(|w| *w == unit)
+            .unwrap_or_else(|| panic!("{last}"));
+        words[i - 1]
+            .parse::<u64>()
+            .unwrap_or_else(|_| panic!("{last}"))
+    };
+    assert!(number_before("nodes") > 0, "{last}");
+    number_before("nps");
+    assert_eq!(
+        stdout
+            .lines()
+            .filter(|l| l.starts_with("position "))
+            .count(),
+        POSITIONS.len()
+    );
+}

@@ -1,0 +1,207 @@
+//! Perft against published counts: whole suites, known single values, and the fast modes
+//! (threads, hash table, divide) against the plain count.
+//!
+//! The deep runs are ignored by default; run them with
+//! `cargo test --release --test perft_suites -- --ignored <name>`.
+
+use std::path::Path;
+use std::process::Command;
+
+use cutoff::perft::{check_suite, divide, perft, perft_with, read_lines, SuiteReport};
+use indicatif::ProgressBar;
+use shakmaty::fen::Fen;
+use shakmaty::{CastlingMode, Chess, Position};
+
+const KIWIPETE: &str = "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1";
+/// Chess Programming Wiki perft position 3: en passant and discovered checks.
+const POSITION_3: &str = "8/2p5/3p4/KP5r/1R3p1k/8/4P1P1/8 w - - 0 1";
+/// Chess Programming Wiki perft position 4: promotions and castling under attack.
+const POSITION_4: &str = "r3k2r/Pppp1ppp/1b3nbN/nP6/BBP1P3/q4N2/Pp1P2PP/R2Q1RK1 w kq - 0 1";
+/// The first line of the Chess960 suite.
+const CHESS960: &str = "bqnb1rkr/pp3ppp/3ppn2/2p5/5P2/P2P4/NPP1P1PP/BQ1BNRKR w HFhf - 2 9";
+
+fn position(fen: &str, mode: CastlingMode) -> Chess {
+    fen.parse::<Fen>().unwrap().into_position(mode).unwrap()
+}
+
+fn suite(file: &str, max_depth: Option<u32>) -> SuiteReport {
+    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("epd").join(file);
+    let lines = read_lines(&path).unwrap();
+    let threads = std::thread::available_parallelism().map_or(1, |n| n.get());
+    check_suite(&lines, max_depth, threads, &ProgressBar::hidden())
+}
+
+fn assert_passes(report: &SuiteReport, positions: usize) {
+    assert!(report.errors.is_empty(), "unreadable: {:?}", report.errors);
+    assert!(
+        report.mismatches.is_empty(),
+        "mismatches: {:#?}",
+        report.mismatches
+    );
+    assert_eq!(report.positions, positions);
+}
+
+#[test]
+fn standard_suite_matches_every_count() {
+    let report = suite("perft_standard.epd", None);
+    assert_passes(&report, 128);
+    assert_eq!(report.checked, 759);
+}
+
+#[test]
+fn chess960_suite_matches_to_depth_4() {
+    let report = suite("perft_960.epd", Some(4));
+    assert_passes(&report, 960);
+    assert_eq!(report.checked, 960 * 4);
+}
+
+#[test]
+fn classic_positions_match_to_depth_5() {
+    let report = suite("perft_classic.epd", Some(5));
+    assert_passes(&report, 7);
+}
+
+#[test]
+#[ignore = "about 30 minutes on 2 cores"]
+fn chess960_suite_matches_every_count() {
+    assert_passes(&suite("perft_960.epd", None), 960);
+}
+
+#[test]
+#[ignore = "Kiwipete depth 6 alone is 8 billion leaves"]
+fn classic_positions_match_every_count() {
+    assert_passes(&suite("perft_classic.epd", None), 7);
+}
+
+#[test]
+fn startpos_depth_5_matches_known_count() {
+    assert_eq!(perft(&Chess::default(), 5), 4_865_609);
+}
+
+#[test]
+fn kiwipete_depth_4_matches_known_count() {
+    assert_eq!(
+        perft(&position(KIWIPETE, CastlingMode::Standard), 4),
+        4_085_603
+    );
+}
+
+#[test]
+fn threads_and_hash_give_the_plain_totals() {
+    let cases = [
+        (position(KIWIPETE, CastlingMode::Standard), 4),
+        (position(POSITION_3, CastlingMode::Standard), 5),
+        (position(POSITION_4, CastlingMode::Standard), 4),
+        (position(CHESS960, CastlingMode::Chess960), 4),
+    ];
+    for (pos, depth) in &cases {
+        let plain = perft(pos, *depth);
+        for threads in [1, 2] {
+            for hash_mb in [0, 1] {
+                assert_eq!(
+                    perft_with(pos, *depth, threads, hash_mb),
+                    plain,
+                    "threads {threads}, hash {hash_mb} MB"
+                );
+            }
+        }
+    }
+}
+
+#[test]
+fn hashed_perft_stays_exact_when_the_table_overflows() {
+    // 1 MiB holds 65 536 entries: far fewer than the subtrees of Kiwipete depth 5,
+    // so entries are overwritten constantly and every lookup must still verify its key.
+    let pos = position(KIWIPETE, CastlingMode::Standard);
+    assert_eq!(perft_with(&pos, 5, 2, 1), 193_690_690);
+}
+
+#[test]
+fn divide_gives_every_root_move_its_subtree_count() {
+    let pos = position(POSITION_4, CastlingMode::Standard);
+    let split = divide(&pos, 4, 2, 1);
+    assert_eq!(split.len(), pos.legal_moves().len());
+    for (m, n) in &split {
+        let mut child = pos.clone();
+        child.play_unchecked(*m);
+        assert_eq!(*n, perft(&child, 3), "{m}");
+    }
+    assert_eq!(split.iter().map(|(_, n)| n).sum::<u64>(), 422_333);
+}
+
+fn cutoff(args: &[&str]) -> (bool, String) {
+    let out = Command::new(env!("CARGO_BIN_EXE_cutoff"))
+        .args(args)
+        .output()
+        .unwrap();
+    (out.status.success(), String::from_utf8(out.stdout).unwrap())
+}
+
+#[test]
+fn divide_prints_one_uci_line_per_root_move_then_the_total() {
+    let (ok, out) = cutoff(&["perft", "2", "--divide", "--threads", "1"]);
+    assert!(ok);
+    let lines: Vec<&str> = out.lines().collect();
+    assert_eq!(lines.iter().filter(|l| l.ends_with(": 20")).count(), 20);
+    assert!(lines.contains(&"e2e4: 20"));
+    assert!(lines.contains(&"Nodes searched: 400"));
+}
+
+#[test]
+fn castling_prints_king_to_g1_normally_and_king_takes_rook_in_chess960() {
+    let (ok, out) = cutoff(&["perft", "1", "--divide", "--fen", KIWIPETE]);
+    assert!(ok);
+    assert!(out.contains("e1g1: 1") && out.contains("e1c1: 1"), "{out}");
+    let (ok, out) = cutoff(&["perft", "1", "--divide", "--chess960", "--fen", KIWIPETE]);
+    assert!(ok);
+    assert!(out.contains("e1h1: 1") && out.contains("e1a1: 1"), "{out}");
+}
+
+#[test]
+fn perft_refuses_a_bad_fen_without_crashing() {
+    let (ok, _) = cutoff(&["perft", "2", "--fen", "not a fen"]);
+    assert!(!ok);
+}
+
+#[test]
+fn perft_suite_reports_mismatches_and_bad_lines_and_fails() {
+    let dir = std::env::temp_dir().join(format!("cutoff-perft-suite-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let good = dir.join("good.epd");
+    let bad = dir.join("bad.epd");
+    std::fs::write(&good, format!("{KIWIPETE} ;D1 48 ;D2 2039\n")).unwrap();
+    std::fs::write(
+        &bad,
+        format!("{KIWIPETE} ;D1 48 ;D2 2040\nnot a position ;D1 3\n{POSITION_3} ;D1 14\n"),
+    )
+    .unwrap();
+
+    let (ok, out) = cutoff(&["perft-suite", good.to_str().unwrap()]);
+    assert!(ok, "{out}");
+    assert!(out.contains("0 mismatches"), "{out}");
+
+    let (ok, out) = cutoff(&["perft-suite", bad.to_str().unwrap()]);
+    assert!(!ok);
+    assert!(out.contains("MISMATCH line 1:"), "{out}");
+    assert!(out.contains("depth 2 expected 2040 found 2039"), "{out}");
+    assert!(out.contains("ERROR line 2:"), "{out}");
+    assert!(
+        out.contains("2 positions, 3 counts checked, 1 mismatches, 1 unreadable"),
+        "{out}"
+    );
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
+fn perft_suite_max_depth_skips_deeper_counts() {
+    let dir = std::env::temp_dir().join(format!("cutoff-perft-depth-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let file = dir.join("wrong_deep.epd");
+    // The D3 count is wrong, but only D1..D2 are checked.
+    std::fs::write(&file, format!("{KIWIPETE} ;D1 48 ;D2 2039 ;D3 1\n")).unwrap();
+    let (ok, out) = cutoff(&["perft-suite", file.to_str().unwrap(), "--max-depth", "2"]);
+    assert!(ok, "{out}");
+    let (ok, _) = cutoff(&["perft-suite", file.to_str().unwrap()]);
+    assert!(!ok);
+    std::fs::remove_dir_all(&dir).unwrap();
+}
