@@ -1,6 +1,7 @@
 //! Cutoff: a UCI chess engine built to show what alpha-beta pruning buys.
 
 pub mod bench;
+pub mod datagen;
 pub mod epd;
 pub mod eval;
 pub mod params;
@@ -9,5 +10,6 @@ pub mod position;
 pub mod reference;
 pub mod search;
 pub mod tt;
+pub mod tune;
 pub mod types;
 pub mod uci;

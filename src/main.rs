@@ -1,7 +1,7 @@
 use std::process::ExitCode;
 
 use clap::{Parser, Subcommand};
-use cutoff::{bench, epd, perft, reference, uci};
+use cutoff::{bench, datagen, epd, perft, reference, tune, uci};
 
 /// Cutoff: a UCI chess engine. With no subcommand it speaks UCI on stdin/stdout.
 #[derive(Parser, Debug)]
@@ -27,6 +27,10 @@ enum Command {
     Tree(reference::tree::Args),
     /// Minimax against alpha-beta with several move orderings on a chess position.
     Compare(reference::compare::Args),
+    /// Self-play games from book openings, written as quiet positions labelled with the result.
+    Datagen(datagen::Args),
+    /// Fit the evaluation weights to game results (Texel's method) and write them as Rust.
+    Tune(tune::Args),
 }
 
 fn main() -> ExitCode {
@@ -42,5 +46,7 @@ fn main() -> ExitCode {
         Some(Command::Bench(args)) => bench::run(args),
         Some(Command::Tree(args)) => reference::tree::run(args),
         Some(Command::Compare(args)) => reference::compare::run(args),
+        Some(Command::Datagen(args)) => datagen::run(args),
+        Some(Command::Tune(args)) => tune::run(args),
     }
 }

@@ -5,6 +5,7 @@
 //! middlegame and walks to the centre in the endgame without a jump in between.
 
 pub mod pst;
+pub mod weights;
 
 use shakmaty::{Chess, Color, Position};
 
