@@ -17,7 +17,7 @@ use crate::search::{Limits, SearchOutcome, Searcher};
 use crate::types::Depth;
 
 /// Search depth when `cutoff bench` gets none; chosen so the whole run takes a few seconds.
-pub const DEFAULT_DEPTH: Depth = 12;
+pub const DEFAULT_DEPTH: Depth = 10;
 
 /// Transposition table size for the bench, fixed so node counts never depend on settings.
 pub const HASH_MB: usize = 16;

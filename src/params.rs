@@ -4,14 +4,22 @@
 /// (see docs/strength.md). A feature that is written but not yet proven stays here, switched
 /// off, so that the next round of testing can switch it on and measure it.
 pub mod features {
+    /// Proven: +32.4 ± 18.7 Elo (SPRT, 860 games).
     pub const REVERSE_FUTILITY_PRUNING: bool = true;
-    pub const CHECK_EXTENSION: bool = true;
-    pub const FUTILITY_AND_LATE_MOVE_PRUNING: bool = true;
-    pub const SEE_ORDERING_AND_QUIESCENCE_PRUNING: bool = true;
-    pub const MATE_DISTANCE_PRUNING: bool = true;
-    pub const INTERNAL_ITERATIVE_REDUCTION: bool = true;
-    pub const COUNTER_MOVES: bool = true;
-    pub const TIME_MANAGER_SCALING: bool = true;
+    /// Not yet proven: off until its SPRT passes.
+    pub const CHECK_EXTENSION: bool = false;
+    /// Not yet proven: off until its SPRT passes.
+    pub const FUTILITY_AND_LATE_MOVE_PRUNING: bool = false;
+    /// Not yet proven: off until its SPRT passes.
+    pub const SEE_ORDERING_AND_QUIESCENCE_PRUNING: bool = false;
+    /// Not yet proven: off until its SPRT passes.
+    pub const MATE_DISTANCE_PRUNING: bool = false;
+    /// Not yet proven: off until its SPRT passes.
+    pub const INTERNAL_ITERATIVE_REDUCTION: bool = false;
+    /// Not yet proven: off until its SPRT passes.
+    pub const COUNTER_MOVES: bool = false;
+    /// Not yet proven (needs games under a clock): off until its SPRT passes.
+    pub const TIME_MANAGER_SCALING: bool = false;
 }
 
 /// Nodes between two looks at the clock and the stop flag.
