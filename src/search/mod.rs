@@ -478,30 +478,24 @@ fn search_line(
         if worker.stopped {
             return;
         }
+        if score > alpha && score < beta {
+            return;
+        }
+        // Outside the window: report the bound, widen on the side that failed, search again.
+        report(
+            worker,
+            &root_moves[line..=line],
+            line,
+            depth,
+            start,
+            reporter,
+        );
         if score <= alpha {
             // Failed low: nothing reached alpha. Keep beta close, lower alpha.
-            report(
-                worker,
-                &root_moves[line..=line],
-                line,
-                depth,
-                start,
-                reporter,
-            );
             beta = Score((alpha.0 + beta.0) / 2);
             alpha = Score((score.0 - delta).max(-Score::INFINITE.0));
-        } else if score >= beta {
-            report(
-                worker,
-                &root_moves[line..=line],
-                line,
-                depth,
-                start,
-                reporter,
-            );
-            beta = Score((score.0 + delta).min(Score::INFINITE.0));
         } else {
-            return;
+            beta = Score((score.0 + delta).min(Score::INFINITE.0));
         }
         delta = delta * ASPIRATION_GROWTH_PERCENT / 100;
     }
