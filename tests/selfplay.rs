@@ -41,6 +41,20 @@ struct GameRecord {
     min_clock_left: [i64; 2],
 }
 
+impl GameRecord {
+    /// Prints the game and the lowest clocks to stderr (shown when a test fails).
+    fn log(&self, label: &str) {
+        eprintln!(
+            "{label}: {} after {} plies; lowest clocks white {} ms, black {} ms\n{}",
+            self.result,
+            self.moves.len(),
+            self.min_clock_left[0],
+            self.min_clock_left[1],
+            self.moves.join(" ")
+        );
+    }
+}
+
 fn play_game(
     white: &mut Engine,
     black: &mut Engine,
@@ -157,15 +171,7 @@ fn two_games_at_one_second_plus_increment_never_lose_on_time() {
     let g1 = play_game(&mut a, &mut b, tc, 60);
     let g2 = play_game(&mut b, &mut a, tc, 60);
     for (i, g) in [g1, g2].iter().enumerate() {
-        eprintln!(
-            "game {}: {} after {} plies; lowest clocks white {} ms, black {} ms\n{}",
-            i + 1,
-            g.result,
-            g.moves.len(),
-            g.min_clock_left[0],
-            g.min_clock_left[1],
-            g.moves.join(" ")
-        );
+        g.log(&format!("game {}", i + 1));
         assert!(!g.moves.is_empty());
     }
 }
@@ -184,14 +190,7 @@ fn game_with_movestogo_never_loses_on_time() {
         },
         60,
     );
-    eprintln!(
-        "movestogo game: {} after {} plies; lowest clocks white {} ms, black {} ms\n{}",
-        g.result,
-        g.moves.len(),
-        g.min_clock_left[0],
-        g.min_clock_left[1],
-        g.moves.join(" ")
-    );
+    g.log("movestogo game");
     assert!(!g.moves.is_empty());
 }
 
