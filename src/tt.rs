@@ -326,12 +326,18 @@ mod tests {
     /// must carry the data stored with its key, never a mix of two stores.
     #[test]
     fn concurrent_stores_never_produce_torn_hits() {
-        const KEYS: u64 = 100_000;
-        const OPS_PER_THREAD: usize = 400_000;
+        // 64 slots, 16 keys each: the key's high bits choose the slot, its low 32 bits are
+        // checked, so keys differing only there keep overwriting each other's slots.
+        const SLOTS: u64 = 64;
+        const KEYS: u64 = SLOTS * 16;
+        const OPS_PER_THREAD: usize = 500_000;
         let tt = TranspositionTable::new(1);
         let moves = Chess::default().legal_moves();
         // Everything stored is a function of the key, so a hit can be checked against it.
-        let key_of = |i: u64| (i + 1).wrapping_mul(0x9E37_79B9_7F4A_7C15) ^ (i << 7);
+        let key_of = |i: u64| {
+            let slot = (i % SLOTS + 1).wrapping_mul(0x9E37_79B9_7F4A_7C15) & !0xFFFF_FFFF;
+            slot | (i + 1).wrapping_mul(0xC2B2_AE3D_27D4_EB4F) >> 32
+        };
         let data_of = |key: u64| {
             let h = key.wrapping_mul(0xD6E8_FEB8_6659_FD93) >> 20;
             let depth = (h % 60) as Depth + 1;
@@ -352,7 +358,7 @@ mod tests {
                         rng ^= rng << 17;
                         let key = key_of(rng % KEYS);
                         let (depth, score, bound, mv) = data_of(key);
-                        if rng & 1 == 0 {
+                        if rng >> 63 == 0 {
                             tt.store(key, 0, depth, score, bound, Some(mv));
                         } else if let Some(hit) = tt.probe(key, 0) {
                             hits.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
