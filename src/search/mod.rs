@@ -248,7 +248,12 @@ impl Searcher {
 
     /// Forgets everything learnt (transposition table, killers, history): a new game.
     pub fn clear(&mut self) {
-        self.tt.clear();
+        match Arc::get_mut(&mut self.tt) {
+            Some(tt) => tt.clear(),
+            // Between searches nobody else holds the table; should a helper still, it keeps
+            // the old one and this searcher takes a fresh one.
+            None => self.tt = Arc::new(TranspositionTable::new(self.hash_mb)),
+        }
         self.tables.clear();
         self.helpers.clear();
     }
