@@ -5,6 +5,10 @@
 //! `<M> nps`, and requires the same node count on every run and machine (it goes into commit
 //! messages as `Bench: N`). So the search is single-threaded, its table cleared before each
 //! position, and nothing depends on the clock.
+//!
+//! `--threads N` measures Lazy SMP instead: the nodes per second of N threads, and the time
+//! they take to complete the same depth on every position (time to depth). Its node counts
+//! vary from run to run.
 
 use std::process::ExitCode;
 use std::time::{Duration, Instant};
@@ -110,8 +114,20 @@ impl Totals {
 }
 
 /// Searches every bench position to `depth` with a fresh table, calling `report` after each.
-pub fn bench(depth: Depth, mut report: impl FnMut(usize, &SearchOutcome)) -> Totals {
+pub fn bench(depth: Depth, report: impl FnMut(usize, &SearchOutcome)) -> Totals {
+    bench_threads(depth, 1, report)
+}
+
+/// [`bench`] with `threads` search threads (deterministic only with one).
+pub fn bench_threads(
+    depth: Depth,
+    threads: usize,
+    mut report: impl FnMut(usize, &SearchOutcome),
+) -> Totals {
     let mut searcher = Searcher::new(HASH_MB);
+    if let Err(e) = searcher.set_threads(threads) {
+        eprintln!("{e}; searching with {} threads", searcher.threads());
+    }
     let limits = Limits::depth(depth);
     let start = Instant::now();
     let mut nodes = 0;
@@ -132,12 +148,16 @@ pub fn bench(depth: Depth, mut report: impl FnMut(usize, &SearchOutcome)) -> Tot
 pub struct Args {
     /// Search depth (default: DEFAULT_DEPTH).
     pub depth: Option<Depth>,
+    /// Search threads (Lazy SMP); node counts are reproducible only with 1.
+    #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u16).range(1..=1024))]
+    pub threads: u16,
 }
 
 /// `cutoff bench`: a line per position, then `Bench: <N> nodes <M> nps` as the last line.
 pub fn run(args: Args) -> ExitCode {
     let depth = args.depth.unwrap_or(DEFAULT_DEPTH);
-    let totals = bench(depth, |i, outcome| {
+    let threads = usize::from(args.threads);
+    let totals = bench_threads(depth, threads, |i, outcome| {
         let best = outcome.best_move.map_or_else(
             || "(none)".to_owned(),
             |m| m.to_uci(CastlingMode::Standard).to_string(),
@@ -154,9 +174,10 @@ pub fn run(args: Args) -> ExitCode {
     });
     println!();
     println!(
-        "Time: {} ms (depth {depth}, {} positions)",
+        "Time: {} ms (depth {depth}, {} positions, {threads} {})",
         totals.elapsed.as_millis(),
-        POSITIONS.len()
+        POSITIONS.len(),
+        if threads == 1 { "thread" } else { "threads" }
     );
     println!("Bench: {} nodes {} nps", totals.nodes, totals.nps());
     ExitCode::SUCCESS

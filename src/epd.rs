@@ -418,6 +418,9 @@ pub struct Args {
     /// Transposition table size per worker, in MiB.
     #[arg(long, default_value_t = 16)]
     pub hash: usize,
+    /// Search threads per worker (Lazy SMP, sharing the worker's table).
+    #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u16).range(1..=1024))]
+    pub threads: u16,
 }
 
 /// Milliseconds per position when no limit is given.
@@ -505,13 +508,32 @@ pub fn run(args: Args) -> ExitCode {
     }
     let limits = args.limits();
     let start = Instant::now();
-    let tally = run_problems(&problems, &limits, args.jobs, args.hash);
+    let workers = Workers {
+        jobs: args.jobs,
+        hash_mb: args.hash,
+        threads: usize::from(args.threads),
+    };
+    let tally = run_problems(&problems, &limits, workers);
     print_summary(&tally, problems.len(), unreadable, start.elapsed());
     ExitCode::SUCCESS
 }
 
+/// How the positions are spread: `jobs` at a time, each on a searcher with a `hash_mb` table
+/// and `threads` threads.
+#[derive(Clone, Copy, Debug)]
+struct Workers {
+    jobs: usize,
+    hash_mb: usize,
+    threads: usize,
+}
+
 /// Searches the problems on `jobs` workers and prints the rows in input order as they complete.
-fn run_problems(problems: &[Problem], limits: &Limits, jobs: usize, hash_mb: usize) -> Tally {
+fn run_problems(problems: &[Problem], limits: &Limits, workers: Workers) -> Tally {
+    let Workers {
+        jobs,
+        hash_mb,
+        threads,
+    } = workers;
     let jobs = jobs.max(1);
     let pool = rayon::ThreadPoolBuilder::new()
         .num_threads(jobs)
@@ -528,6 +550,9 @@ fn run_problems(problems: &[Problem], limits: &Limits, jobs: usize, hash_mb: usi
             let next = &next;
             scope.spawn(move |_| {
                 let mut searcher = Searcher::new(hash_mb);
+                if let Err(e) = searcher.set_threads(threads) {
+                    eprintln!("epd: {e}; searching with {} threads", searcher.threads());
+                }
                 loop {
                     let i = next.fetch_add(1, Ordering::Relaxed);
                     let Some(problem) = problems.get(i) else {

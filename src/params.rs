@@ -25,6 +25,15 @@ pub mod features {
 /// Nodes between two looks at the clock and the stop flag.
 pub const POLL_INTERVAL_NODES: u64 = 1024;
 
+/// Lazy SMP: helper thread `i` (1 and up) skips the iterations at the depths `d` for which
+/// `(d + HELPER_SKIP_PHASE[j]) / HELPER_SKIP_SIZE[j]` is odd, `j = (i - 1) % 20`, so that the
+/// helpers spread over neighbouring depths (Stockfish 8's tables): the first two take turns,
+/// later ones skip pairs, triples, fours.
+pub const HELPER_SKIP_SIZE: [i32; 20] =
+    [1, 1, 2, 2, 2, 2, 3, 3, 3, 3, 3, 3, 4, 4, 4, 4, 4, 4, 4, 4];
+pub const HELPER_SKIP_PHASE: [i32; 20] =
+    [0, 1, 0, 1, 2, 3, 0, 1, 2, 3, 4, 5, 0, 1, 2, 3, 4, 5, 6, 7];
+
 /// Time manager: moves assumed left in the game when the GUI sends no `movestogo`.
 pub const DEFAULT_MOVES_TO_GO: u32 = 25;
 /// Share of the increment the soft target spends, in percent.

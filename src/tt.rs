@@ -1,6 +1,8 @@
 //! The transposition table: what earlier searches learnt about a position, keyed by Zobrist
 //! hash, so that transpositions are searched once and the best move found before is tried first.
 
+use std::sync::atomic::{AtomicU32, AtomicU8, Ordering};
+
 use shakmaty::{Move, Role, Square};
 
 use crate::position::Key;
@@ -41,16 +43,68 @@ impl PackedMove {
     }
 }
 
-/// One slot. 12 bytes, so a 16 MB table holds about 1.4 million positions.
-#[derive(Clone, Copy, Debug, Default)]
+/// One slot: three 32-bit words, 12 bytes, so a 16 MB table holds about 1.4 million positions.
+///
+/// Threads read and write slots without a lock, so a slot may be read half-written, or written
+/// by two threads at once. The check word is therefore stored XORed with both data words: a
+/// probe recomputes it, and a slot whose words come from different stores fails the check
+/// (except by a 1 in 2^32 chance, the same as a collision between keys, and like a colliding
+/// key it can only give a wrong move, which the search matches against the legal moves, or a
+/// wrong score). Relaxed loads and stores suffice: nothing else is published through a slot.
+#[derive(Debug, Default)]
+struct Slot {
+    /// `mv` in the low 16 bits, `score` in the high 16.
+    move_score: AtomicU32,
+    /// `depth` in the low 8 bits, generation and bound in the next 8 (the rest is zero).
+    depth_generation_bound: AtomicU32,
+    /// The low 32 bits of the key (the high bits chose the slot) XOR the two words above.
+    check: AtomicU32,
+}
+
+/// A slot's contents, as one store wrote them.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 struct Entry {
-    /// The low 32 bits of the key; the high bits chose the slot.
     check: u32,
     mv: PackedMove,
     score: i16,
     depth: u8,
     /// Generation in the high 6 bits, bound in the low 2 (0 means empty).
     generation_bound: u8,
+}
+
+impl Entry {
+    fn words(self) -> (u32, u32) {
+        (
+            u32::from(self.mv.0) | (u32::from(self.score as u16) << 16),
+            u32::from(self.depth) | (u32::from(self.generation_bound) << 8),
+        )
+    }
+}
+
+impl Slot {
+    /// The entry, with `check` already un-XORed (a torn slot gives a check matching no key).
+    #[inline]
+    fn load(&self) -> Entry {
+        let move_score = self.move_score.load(Ordering::Relaxed);
+        let rest = self.depth_generation_bound.load(Ordering::Relaxed);
+        let check = self.check.load(Ordering::Relaxed) ^ move_score ^ rest;
+        Entry {
+            check,
+            mv: PackedMove(move_score as u16),
+            score: (move_score >> 16) as u16 as i16,
+            depth: rest as u8,
+            generation_bound: (rest >> 8) as u8,
+        }
+    }
+
+    #[inline]
+    fn save(&self, e: Entry) {
+        let (move_score, rest) = e.words();
+        self.move_score.store(move_score, Ordering::Relaxed);
+        self.depth_generation_bound.store(rest, Ordering::Relaxed);
+        self.check
+            .store(e.check ^ move_score ^ rest, Ordering::Relaxed);
+    }
 }
 
 const BOUND_MASK: u8 = 0b11;
@@ -83,16 +137,18 @@ pub struct Hit {
     pub bound: Bound,
 }
 
+/// Shared by all search threads: probes and stores take `&self` and never lock.
 pub struct TranspositionTable {
-    entries: Vec<Entry>,
-    generation: u8,
+    slots: Vec<Slot>,
+    /// Set by the main thread between searches, read by every store.
+    generation: AtomicU8,
 }
 
 impl TranspositionTable {
     pub fn new(mb: usize) -> TranspositionTable {
         let mut tt = TranspositionTable {
-            entries: Vec::new(),
-            generation: 0,
+            slots: Vec::new(),
+            generation: AtomicU8::new(0),
         };
         if let Err(e) = tt.resize(mb) {
             eprintln!("{e}");
@@ -103,42 +159,50 @@ impl TranspositionTable {
     /// Re-allocates to `mb` megabytes (at least one entry), emptying the table. When the
     /// memory cannot be had, keeps a table of the old size and says so.
     pub fn resize(&mut self, mb: usize) -> Result<(), String> {
-        let old_len = self.entries.len().max(1);
-        let len = (mb.max(1) * 1024 * 1024 / std::mem::size_of::<Entry>()).max(1);
+        let old_len = self.slots.len().max(1);
+        let len = (mb.max(1) * 1024 * 1024 / std::mem::size_of::<Slot>()).max(1);
         // Free the old table first so that both are never held at once.
-        self.entries = Vec::new();
-        self.generation = 0;
-        match self.entries.try_reserve_exact(len) {
+        self.slots = Vec::new();
+        *self.generation.get_mut() = 0;
+        match self.slots.try_reserve_exact(len) {
             Ok(()) => {
-                self.entries.resize(len, Entry::default());
+                self.slots.resize_with(len, Slot::default);
                 Ok(())
             }
             Err(_) => {
-                self.entries.resize(old_len, Entry::default());
+                self.slots.resize_with(old_len, Slot::default);
                 Err(format!("cannot allocate {mb} MB for the hash table"))
             }
         }
     }
 
+    /// Empties the table. Needs the table to itself (between searches), which lets the
+    /// compiler write the zeros in bulk.
     pub fn clear(&mut self) {
-        self.entries.fill(Entry::default());
-        self.generation = 0;
+        self.slots.fill_with(Slot::default);
+        *self.generation.get_mut() = 0;
     }
 
     /// Called once per search, so that entries from older searches are replaced first.
-    pub fn new_search(&mut self) {
-        self.generation = self.generation.wrapping_add(GENERATION_STEP);
+    pub fn new_search(&self) {
+        let next = self.generation().wrapping_add(GENERATION_STEP);
+        self.generation.store(next, Ordering::Relaxed);
+    }
+
+    #[inline]
+    fn generation(&self) -> u8 {
+        self.generation.load(Ordering::Relaxed)
     }
 
     #[inline]
     fn index(&self, key: Key) -> usize {
         // Multiply-shift maps the key's high bits uniformly onto 0..len without a division.
-        ((u128::from(key) * self.entries.len() as u128) >> 64) as usize
+        ((u128::from(key) * self.slots.len() as u128) >> 64) as usize
     }
 
     #[inline]
     pub fn probe(&self, key: Key, ply: usize) -> Option<Hit> {
-        let e = self.entries[self.index(key)];
+        let e = self.slots[self.index(key)].load();
         let bound = bits_bound(e.generation_bound)?;
         if e.check != key as u32 {
             return None;
@@ -156,7 +220,7 @@ impl TranspositionTable {
     /// new result has none.
     #[inline]
     pub fn store(
-        &mut self,
+        &self,
         key: Key,
         ply: usize,
         depth: Depth,
@@ -164,10 +228,11 @@ impl TranspositionTable {
         bound: Bound,
         mv: Option<Move>,
     ) {
-        let index = self.index(key);
-        let old = self.entries[index];
+        let slot = &self.slots[self.index(key)];
+        let old = slot.load();
+        let generation = self.generation();
         let same = old.check == key as u32 && bits_bound(old.generation_bound).is_some();
-        let old_current = old.generation_bound & !BOUND_MASK == self.generation;
+        let old_current = old.generation_bound & !BOUND_MASK == generation;
         if same && old_current && bound != Bound::Exact && i32::from(old.depth) > depth + 2 {
             return;
         }
@@ -176,23 +241,25 @@ impl TranspositionTable {
             None if same => old.mv,
             None => PackedMove::NONE,
         };
-        self.entries[index] = Entry {
+        slot.save(Entry {
             check: key as u32,
             mv,
             score: score.to_tt(ply).0 as i16,
             depth: depth.clamp(0, u8::MAX as Depth) as u8,
-            generation_bound: self.generation | bound_bits(bound),
-        };
+            generation_bound: generation | bound_bits(bound),
+        });
     }
 
     /// Permille of slots used by the current search, from a sample (UCI's `hashfull`).
     pub fn hashfull(&self) -> u32 {
-        let sample = self.entries.len().min(1000);
-        let used = self.entries[..sample]
+        let sample = self.slots.len().min(1000);
+        let generation = self.generation();
+        let used = self.slots[..sample]
             .iter()
-            .filter(|e| {
+            .filter(|slot| {
+                let e = slot.load();
                 bits_bound(e.generation_bound).is_some()
-                    && e.generation_bound & !BOUND_MASK == self.generation
+                    && e.generation_bound & !BOUND_MASK == generation
             })
             .count();
         (used * 1000 / sample.max(1)) as u32
@@ -206,7 +273,7 @@ mod tests {
 
     #[test]
     fn stored_results_come_back_with_mate_scores_adjusted() {
-        let mut tt = TranspositionTable::new(1);
+        let tt = TranspositionTable::new(1);
         let m = Chess::default().legal_moves()[3];
         tt.store(
             0xDEAD_BEEF_1234_5678,
@@ -251,5 +318,60 @@ mod tests {
         assert!(tt.hashfull() > 0);
         tt.clear();
         assert_eq!(tt.hashfull(), 0);
+    }
+
+    /// Several threads store and probe overlapping keys in a small table at once; every hit
+    /// must carry the data stored with its key, never a mix of two stores.
+    #[test]
+    fn concurrent_stores_never_produce_torn_hits() {
+        // 64 slots, 16 keys each: the key's high bits choose the slot, its low 32 bits are
+        // checked, so keys differing only there keep overwriting each other's slots.
+        const SLOTS: u64 = 64;
+        const KEYS: u64 = SLOTS * 16;
+        const OPS_PER_THREAD: usize = 500_000;
+        let tt = TranspositionTable::new(1);
+        let moves = Chess::default().legal_moves();
+        // Everything stored is a function of the key, so a hit can be checked against it.
+        let key_of = |i: u64| {
+            let slot = (i % SLOTS + 1).wrapping_mul(0x9E37_79B9_7F4A_7C15) & !0xFFFF_FFFF;
+            slot | (i + 1).wrapping_mul(0xC2B2_AE3D_27D4_EB4F) >> 32
+        };
+        let data_of = |key: u64| {
+            let h = key.wrapping_mul(0xD6E8_FEB8_6659_FD93) >> 20;
+            let depth = (h % 60) as Depth + 1;
+            let score = Score((h >> 8) as i32 % 2000 - 1000);
+            let bound = [Bound::Exact, Bound::Lower, Bound::Upper][(h >> 24) as usize % 3];
+            let mv = moves[(h >> 30) as usize % moves.len()];
+            (depth, score, bound, mv)
+        };
+        let hits = std::sync::atomic::AtomicU64::new(0);
+        std::thread::scope(|scope| {
+            for thread in 0..4u64 {
+                let (tt, hits) = (&tt, &hits);
+                scope.spawn(move || {
+                    let mut rng = 0x2545_F491_4F6C_DD1D_u64 ^ (thread << 32);
+                    for _ in 0..OPS_PER_THREAD {
+                        rng ^= rng << 13;
+                        rng ^= rng >> 7;
+                        rng ^= rng << 17;
+                        let key = key_of(rng % KEYS);
+                        let (depth, score, bound, mv) = data_of(key);
+                        if rng >> 63 == 0 {
+                            tt.store(key, 0, depth, score, bound, Some(mv));
+                        } else if let Some(hit) = tt.probe(key, 0) {
+                            hits.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+                            assert_eq!(hit.depth, depth, "torn depth for {key:x}");
+                            assert_eq!(hit.score, score, "torn score for {key:x}");
+                            assert_eq!(hit.bound, bound, "torn bound for {key:x}");
+                            assert!(hit.mv.matches(mv), "torn move for {key:x}");
+                        }
+                    }
+                });
+            }
+        });
+        assert!(
+            hits.into_inner() > 10_000,
+            "the probes should have found entries"
+        );
     }
 }

@@ -156,3 +156,49 @@ fn quiescence_equals_evaluation_only_in_quiet_positions() {
     let hanging = game("rnb1kbnr/pppp1ppp/8/4p1q1/4P3/3P4/PPP2PPP/RNBQKBNR w KQkq - 0 1");
     assert!(s.quiescence(&hanging.root) > cutoff::eval::evaluate(&hanging.root) + 500);
 }
+
+#[test]
+fn one_to_four_threads_find_the_mates_with_their_scores() {
+    for threads in 1..=4 {
+        let mut searcher = Searcher::new(16);
+        searcher.set_threads(threads).unwrap();
+        assert_eq!(searcher.threads(), threads);
+        for (fen, best, n, depth) in [
+            ("6k1/5ppp/8/8/8/8/5PPP/3R2K1 w - - 0 1", "d1d8", 1, 3),
+            (
+                "r2qkb1r/pp2nppp/3p4/2pNN1B1/2BnP3/3P4/PPP2PPP/R2bK2R w KQkq - 1 1",
+                "d5f6",
+                2,
+                5,
+            ),
+            (
+                "r1b3kr/ppp1Bp1p/1b6/n2P4/2p3q1/2Q2N2/P4PPP/RN2R1K1 w - - 1 1",
+                "c3h8",
+                3,
+                7,
+            ),
+        ] {
+            searcher.clear();
+            let g = game(fen);
+            let out = searcher.run(&g, &Limits::depth(depth));
+            let m = g.uci(out.best_move.unwrap());
+            assert_eq!(
+                (m.as_str(), out.score.mate_moves()),
+                (best, Some(n)),
+                "{threads} threads, {fen}"
+            );
+        }
+    }
+}
+
+#[test]
+fn a_single_thread_counts_the_same_nodes_after_helpers_were_used() {
+    let g = game("r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1");
+    let alone = Searcher::new(16).run(&g, &Limits::depth(6)).nodes;
+    let mut s = Searcher::new(16);
+    s.set_threads(3).unwrap();
+    let _ = s.run(&g, &Limits::depth(6));
+    s.set_threads(1).unwrap();
+    s.clear();
+    assert_eq!(s.run(&g, &Limits::depth(6)).nodes, alone);
+}

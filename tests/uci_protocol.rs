@@ -241,14 +241,16 @@ fn uci_advertises_the_required_options_with_valid_defaults() {
 }
 
 #[test]
-fn threads_option_is_not_advertised() {
+fn threads_option_is_advertised_from_1_to_at_least_256() {
     let (lines, options) = advertised_options();
-    assert!(
-        !options
-            .iter()
-            .any(|o| o.name.eq_ignore_ascii_case("Threads")),
-        "Threads must not be advertised (single-threaded search):\n{lines:#?}"
-    );
+    let threads = options
+        .iter()
+        .find(|o| o.name.eq_ignore_ascii_case("Threads"))
+        .unwrap_or_else(|| panic!("Threads must be advertised:\n{lines:#?}"));
+    assert_eq!(threads.kind, "spin", "{threads:?}");
+    assert_eq!(threads.default.as_deref(), Some("1"), "{threads:?}");
+    assert_eq!(threads.min, Some(1), "{threads:?}");
+    assert!(threads.max.is_some_and(|m| m >= 256), "{threads:?}");
 }
 
 #[test]

@@ -9,9 +9,12 @@ pub mod pv;
 mod quiescence;
 pub mod see;
 pub mod stats;
+mod threads;
 pub mod time;
 mod worker;
 
+use std::sync::atomic::AtomicU64;
+use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use shakmaty::{Chess, Move, Position};
@@ -24,6 +27,7 @@ use crate::tt::TranspositionTable;
 use crate::types::{Bound, Depth, Score, MAX_PLY};
 use ordering::{CounterMoves, History, Killers};
 pub use stats::Stats;
+use threads::{HelperPool, Job};
 use time::TimeBudget;
 pub use worker::Control;
 use worker::Worker;
@@ -168,13 +172,29 @@ struct RootMove {
     pv: Vec<Move>,
 }
 
-/// Owns everything that survives between searches: the transposition table and the move
-/// ordering heuristics.
-pub struct Searcher {
-    tt: TranspositionTable,
+/// One thread's move ordering heuristics, kept from one search to the next.
+#[derive(Default)]
+struct Tables {
     killers: Killers,
     counters: CounterMoves,
     history: History,
+}
+
+impl Tables {
+    fn clear(&mut self) {
+        self.killers.clear();
+        self.counters.clear();
+        self.history.clear();
+    }
+}
+
+/// Owns everything that survives between searches: the transposition table, the move
+/// ordering heuristics, and the helper threads (each with heuristics of its own).
+pub struct Searcher {
+    /// Shared with the helper threads while a search runs, with nobody between searches.
+    tt: Arc<TranspositionTable>,
+    tables: Tables,
+    helpers: HelperPool,
     hash_mb: usize,
     /// Lines to report per iteration (UCI `MultiPV`).
     pub multipv: usize,
@@ -190,10 +210,9 @@ pub struct Searcher {
 impl Searcher {
     pub fn new(hash_mb: usize) -> Searcher {
         Searcher {
-            tt: TranspositionTable::new(hash_mb),
-            killers: Killers::default(),
-            counters: CounterMoves::default(),
-            history: History::default(),
+            tt: Arc::new(TranspositionTable::new(hash_mb)),
+            tables: Tables::default(),
+            helpers: HelperPool::default(),
             hash_mb,
             multipv: 1,
             move_overhead: Duration::from_millis(DEFAULT_MOVE_OVERHEAD_MS),
@@ -208,17 +227,35 @@ impl Searcher {
 
     /// Re-allocates the transposition table (emptying it).
     pub fn resize_hash(&mut self, mb: usize) -> Result<(), String> {
-        self.tt.resize(mb)?;
+        // Between searches the helpers hold no reference to the table.
+        Arc::get_mut(&mut self.tt)
+            .ok_or("the hash table is still in use by a search thread")?
+            .resize(mb)?;
         self.hash_mb = mb;
         Ok(())
     }
 
+    /// Threads searching, the main thread included (UCI `Threads`).
+    pub fn threads(&self) -> usize {
+        self.helpers.threads()
+    }
+
+    /// Searches with `threads` threads from now on: helper threads are started or ended now,
+    /// not per search. On failure the previous number stays.
+    pub fn set_threads(&mut self, threads: usize) -> Result<(), String> {
+        self.helpers.set_threads(threads)
+    }
+
     /// Forgets everything learnt (transposition table, killers, history): a new game.
     pub fn clear(&mut self) {
-        self.tt.clear();
-        self.killers.clear();
-        self.counters.clear();
-        self.history.clear();
+        match Arc::get_mut(&mut self.tt) {
+            Some(tt) => tt.clear(),
+            // Between searches nobody else holds the table; should a helper still, it keeps
+            // the old one and this searcher takes a fresh one.
+            None => self.tt = Arc::new(TranspositionTable::new(self.hash_mb)),
+        }
+        self.tables.clear();
+        self.helpers.clear();
     }
 
     /// A worker for one search over this searcher's tables.
@@ -229,26 +266,20 @@ impl Searcher {
         node_limit: u64,
         budget: Option<TimeBudget>,
     ) -> Worker<'a> {
-        Worker {
-            tt: &mut self.tt,
-            killers: &mut self.killers,
-            counters: &mut self.counters,
-            history: &mut self.history,
-            control,
-            stats: Stats::default(),
-            pv: pv::PvTable::default(),
-            keys,
-            seldepth: 0,
-            stopped: false,
-            may_stop: false,
-            node_limit,
-            budget,
+        let settings = WorkerSettings {
             tt_policy: self.tt_policy,
             selective: self.selective,
-            repetition_floor: 0,
-            null_moved: [false; MAX_PLY + 2],
-            played: [None; MAX_PLY + 2],
-        }
+            thread_index: 0,
+        };
+        new_worker(
+            &self.tt,
+            &mut self.tables,
+            control,
+            keys,
+            node_limit,
+            budget,
+            settings,
+        )
     }
 
     /// The quiescence-search value of `pos` with a full window, from the side to move's view:
@@ -278,29 +309,38 @@ impl Searcher {
     ) -> SearchOutcome {
         let start = Instant::now();
         self.tt.new_search();
-        self.killers.clear();
+        self.tables.killers.clear();
 
         let legal = game.root.legal_moves();
-        let mut root_moves: Vec<RootMove> = legal
-            .iter()
-            .filter(|m| limits.searchmoves.is_empty() || limits.searchmoves.contains(m))
-            .map(|&mv| RootMove {
-                mv,
-                score: -Score::INFINITE,
-                bound: None,
-                previous_score: Score::ZERO,
-                fail_low_bound: -Score::INFINITE,
-                pv: vec![mv],
-            })
-            .collect();
+        let mut root_moves = root_moves(game, &limits.searchmoves);
+        if !root_moves.is_empty() {
+            self.helpers.start(Job {
+                game: game.clone(),
+                searchmoves: limits.searchmoves.clone(),
+                tt: Arc::clone(&self.tt),
+                tt_policy: self.tt_policy,
+                selective: self.selective,
+            });
+        }
 
-        let mut keys = Vec::with_capacity(game.history.len() + MAX_PLY + 2);
-        keys.extend_from_slice(&game.history);
-        keys.push(game.root_key);
         let budget = TimeBudget::new(limits, self.move_overhead, root_moves.len());
         let node_limit = limits.nodes.unwrap_or(u64::MAX);
         let multipv = self.multipv;
-        let mut worker = self.worker(control, keys, node_limit, budget);
+        let settings = WorkerSettings {
+            tt_policy: self.tt_policy,
+            selective: self.selective,
+            thread_index: 0,
+        };
+        let mut worker = new_worker(
+            &self.tt,
+            &mut self.tables,
+            control,
+            root_keys(game),
+            node_limit,
+            budget,
+            settings,
+        );
+        worker.helper_nodes = self.helpers.node_counts();
 
         let mut outcome = SearchOutcome {
             best_move: None,
@@ -338,13 +378,18 @@ impl Searcher {
                 reporter,
                 &mut outcome,
             );
-            let best = &root_moves[0];
+        }
+        let seldepth = worker.seldepth;
+        let mut stats = worker.stats;
+        // The move is decided: the helpers stop, and have let go of the table when this returns.
+        stats.absorb(&self.helpers.stop());
+        if let Some(best) = root_moves.first() {
             outcome.best_move = Some(best.mv);
             outcome.ponder_move = best
                 .pv
                 .get(1)
                 .copied()
-                .or_else(|| ponder_from_tt(worker.tt, &game.root, game.root_key, best.mv));
+                .or_else(|| ponder_from_tt(&self.tt, &game.root, game.root_key, best.mv));
         }
 
         // An infinite or pondering search never answers before it is told to.
@@ -352,12 +397,142 @@ impl Searcher {
             std::thread::sleep(Duration::from_millis(1));
         }
 
-        outcome.nodes = worker.stats.nodes;
+        outcome.nodes = stats.nodes;
         outcome.elapsed = start.elapsed();
-        outcome.seldepth = worker.seldepth;
-        outcome.stats = worker.stats;
+        outcome.seldepth = seldepth;
+        outcome.stats = stats;
         outcome
     }
+}
+
+/// What distinguishes one thread's worker from another's, besides its tables.
+#[derive(Clone, Copy)]
+struct WorkerSettings {
+    tt_policy: TtPolicy,
+    selective: bool,
+    thread_index: usize,
+}
+
+/// A worker for one search of one thread.
+fn new_worker<'a>(
+    tt: &'a TranspositionTable,
+    tables: &'a mut Tables,
+    control: &'a Control,
+    keys: Vec<Key>,
+    node_limit: u64,
+    budget: Option<TimeBudget>,
+    settings: WorkerSettings,
+) -> Worker<'a> {
+    Worker {
+        tt,
+        killers: &mut tables.killers,
+        counters: &mut tables.counters,
+        history: &mut tables.history,
+        control,
+        stats: Stats::default(),
+        pv: pv::PvTable::default(),
+        keys,
+        seldepth: 0,
+        stopped: false,
+        may_stop: false,
+        node_limit,
+        budget,
+        tt_policy: settings.tt_policy,
+        selective: settings.selective,
+        repetition_floor: 0,
+        null_moved: [false; MAX_PLY + 2],
+        played: [None; MAX_PLY + 2],
+        thread_index: settings.thread_index,
+        published_nodes: None,
+        helper_nodes: &[],
+    }
+}
+
+/// The keys the repetition check starts from: the game's, then the root's.
+fn root_keys(game: &Game) -> Vec<Key> {
+    let mut keys = Vec::with_capacity(game.history.len() + MAX_PLY + 2);
+    keys.extend_from_slice(&game.history);
+    keys.push(game.root_key);
+    keys
+}
+
+/// The root moves to search, in move generation order: the legal ones, or those of them in
+/// `searchmoves` when it is not empty.
+fn root_moves(game: &Game, searchmoves: &[Move]) -> Vec<RootMove> {
+    game.root
+        .legal_moves()
+        .iter()
+        .filter(|m| searchmoves.is_empty() || searchmoves.contains(m))
+        .map(|&mv| RootMove {
+            mv,
+            score: -Score::INFINITE,
+            bound: None,
+            previous_score: Score::ZERO,
+            fail_low_bound: -Score::INFINITE,
+            pv: vec![mv],
+        })
+        .collect()
+}
+
+/// A helper thread's share of a search: iterative deepening over the main thread's root with
+/// its own tables, skipping some depths, reporting nothing, until the main thread stops it
+/// (or it runs out of depth). Returns its counters.
+fn helper_search(
+    job: &Job,
+    tables: &mut Tables,
+    thread_index: usize,
+    control: &Control,
+    published_nodes: &AtomicU64,
+) -> Stats {
+    tables.killers.clear();
+    let game = &job.game;
+    let mut root_moves = root_moves(game, &job.searchmoves);
+    if root_moves.is_empty() {
+        return Stats::default();
+    }
+    let settings = WorkerSettings {
+        tt_policy: job.tt_policy,
+        selective: job.selective,
+        thread_index,
+    };
+    let mut worker = new_worker(
+        &job.tt,
+        tables,
+        control,
+        root_keys(game),
+        u64::MAX,
+        None,
+        settings,
+    );
+    worker.published_nodes = Some(published_nodes);
+    let limits = Limits {
+        infinite: true,
+        ..Limits::default()
+    };
+    let mut outcome = SearchOutcome {
+        best_move: None,
+        ponder_move: None,
+        score: Score::DRAW,
+        depth: 0,
+        seldepth: 0,
+        pv: Vec::new(),
+        nodes: 0,
+        elapsed: Duration::ZERO,
+        stats: Stats::default(),
+    };
+    iterate(
+        &mut worker,
+        game,
+        &limits,
+        &mut root_moves,
+        MAX_DEPTH,
+        1,
+        Instant::now(),
+        &mut (),
+        &mut outcome,
+    );
+    published_nodes.store(worker.stats.nodes, std::sync::atomic::Ordering::Relaxed);
+    worker.stats
 }
 
 /// Iterative deepening: depth 1, 2, 3, ... until a limit says stop. Each iteration starts with
@@ -379,7 +554,11 @@ fn iterate(
     // Iterations in a row that kept the same best move (for the time manager).
     let mut stable_iterations = 0;
     for depth in 1..=max_depth {
-        worker.may_stop = depth > 1;
+        if threads::skips_depth(worker.thread_index, depth) {
+            continue;
+        }
+        // A helper's result is never used, so it may stop at any time.
+        worker.may_stop = depth > 1 || worker.is_helper();
         worker.seldepth = 0;
         for line in 0..lines {
             search_line(worker, game, root_moves, depth, line, start, reporter);
@@ -531,7 +710,7 @@ fn report(
             multipv: first_index + i + 1,
             score,
             bound,
-            nodes: worker.stats.nodes,
+            nodes: worker.total_nodes(),
             elapsed,
             hashfull,
             pv: &rm.pv,

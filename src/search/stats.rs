@@ -42,6 +42,16 @@ impl Stats {
         }
     }
 
+    /// Adds another thread's counters (its iterations are not the main thread's: left out).
+    pub fn absorb(&mut self, other: &Stats) {
+        self.nodes += other.nodes;
+        self.qnodes += other.qnodes;
+        self.tt_probes += other.tt_probes;
+        self.tt_hits += other.tt_hits;
+        self.beta_cutoffs += other.beta_cutoffs;
+        self.first_move_cutoffs += other.first_move_cutoffs;
+    }
+
     /// Share of beta cutoffs made by the first move: how often move ordering was right.
     pub fn first_move_cutoff_percent(&self) -> f64 {
         percent(self.first_move_cutoffs, self.beta_cutoffs)

@@ -1,7 +1,7 @@
 //! The state of one running search: the tables it reads and teaches, its counters, its path,
 //! and the limits it polls.
 
-use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::Mutex;
 use std::time::{Duration, Instant};
 
@@ -73,7 +73,8 @@ impl Control {
 }
 
 pub(super) struct Worker<'a> {
-    pub tt: &'a mut TranspositionTable,
+    /// Shared with the other threads of the search.
+    pub tt: &'a TranspositionTable,
     pub killers: &'a mut Killers,
     pub counters: &'a mut CounterMoves,
     pub history: &'a mut History,
@@ -99,9 +100,31 @@ pub(super) struct Worker<'a> {
     pub null_moved: [bool; MAX_PLY + 2],
     /// The move played from the node at each ply on the current path (`None`: a null move).
     pub played: [Option<Move>; MAX_PLY + 2],
+    /// 0 for the main thread; helpers count from 1 (it picks which depths they skip).
+    pub thread_index: usize,
+    /// Where a helper publishes its node count at every poll, for the main thread's reports.
+    pub published_nodes: Option<&'a AtomicU64>,
+    /// The helpers' published node counts (empty for helpers and single-threaded searches).
+    pub helper_nodes: &'a [std::sync::Arc<AtomicU64>],
 }
 
 impl Worker<'_> {
+    /// Whether this worker is a helper thread, whose results only reach the main thread
+    /// through the table.
+    pub fn is_helper(&self) -> bool {
+        self.thread_index > 0
+    }
+
+    /// Nodes searched by every thread so far (helpers' counts lag by up to a poll interval).
+    pub fn total_nodes(&self) -> u64 {
+        self.stats.nodes
+            + self
+                .helper_nodes
+                .iter()
+                .map(|n| n.load(Ordering::Relaxed))
+                .sum::<u64>()
+    }
+
     #[inline]
     pub fn count_node(&mut self, ply: Ply) {
         self.stats.nodes += 1;
@@ -114,8 +137,11 @@ impl Worker<'_> {
         }
     }
 
-    /// Looks at the stop flag and the clock.
+    /// Publishes the node count, looks at the stop flag and the clock.
     fn poll(&mut self) {
+        if let Some(published) = self.published_nodes {
+            published.store(self.stats.nodes, Ordering::Relaxed);
+        }
         if !self.may_stop {
             return;
         }

@@ -155,6 +155,13 @@ impl Engine {
                 }
             }
             Change::ClearHash => self.lock_searcher().clear(),
+            Change::Threads(n) => {
+                let started = self.lock_searcher().set_threads(n);
+                match started {
+                    Ok(()) => self.options.threads = n,
+                    Err(e) => send_error(&e),
+                }
+            }
             Change::MultiPv(n) => self.options.multipv = n,
             Change::MoveOverhead(ms) => self.options.move_overhead_ms = ms,
             Change::Ponder(on) => self.options.ponder = on,

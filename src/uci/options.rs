@@ -6,12 +6,15 @@ pub const HASH_DEFAULT_MB: usize = 16;
 /// Half of what these 24 GB machines have; a larger request could not be honoured.
 pub const HASH_MAX_MB: usize = 12_288;
 pub const MULTIPV_MAX: usize = 256;
+/// Search threads (Lazy SMP); more than the machine has cores only slows each one down.
+pub const THREADS_MAX: usize = 1024;
 pub const MOVE_OVERHEAD_MAX_MS: u64 = 5_000;
 
 /// The current option values.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Options {
     pub hash_mb: usize,
+    pub threads: usize,
     pub multipv: usize,
     pub move_overhead_ms: u64,
     pub ponder: bool,
@@ -22,6 +25,7 @@ impl Default for Options {
     fn default() -> Self {
         Options {
             hash_mb: HASH_DEFAULT_MB,
+            threads: 1,
             multipv: 1,
             move_overhead_ms: DEFAULT_MOVE_OVERHEAD_MS,
             ponder: false,
@@ -35,6 +39,7 @@ pub fn declarations() -> Vec<String> {
     vec![
         format!("option name Hash type spin default {HASH_DEFAULT_MB} min 1 max {HASH_MAX_MB}"),
         "option name Clear Hash type button".to_string(),
+        format!("option name Threads type spin default 1 min 1 max {THREADS_MAX}"),
         format!("option name MultiPV type spin default 1 min 1 max {MULTIPV_MAX}"),
         format!(
             "option name Move Overhead type spin default {DEFAULT_MOVE_OVERHEAD_MS} min 0 max {MOVE_OVERHEAD_MAX_MS}"
@@ -49,6 +54,7 @@ pub fn declarations() -> Vec<String> {
 pub enum Change {
     Hash(usize),
     ClearHash,
+    Threads(usize),
     MultiPv(usize),
     MoveOverhead(u64),
     Ponder(bool),
@@ -85,6 +91,7 @@ pub fn parse_change(name: &str, value: Option<&str>) -> Result<Change, String> {
     match name.to_ascii_lowercase().as_str() {
         "hash" => spin(name, value, 1, HASH_MAX_MB).map(Change::Hash),
         "clear hash" => Ok(Change::ClearHash),
+        "threads" => spin(name, value, 1, THREADS_MAX).map(Change::Threads),
         "multipv" => spin(name, value, 1, MULTIPV_MAX).map(Change::MultiPv),
         "move overhead" => spin(name, value, 0, MOVE_OVERHEAD_MAX_MS).map(Change::MoveOverhead),
         "ponder" => check(name, value).map(Change::Ponder),
@@ -109,6 +116,7 @@ mod tests {
             Ok(Change::Chess960(true))
         );
         assert_eq!(parse_change("Clear Hash", None), Ok(Change::ClearHash));
+        assert_eq!(parse_change("threads", Some("4")), Ok(Change::Threads(4)));
     }
 
     #[test]
@@ -117,7 +125,9 @@ mod tests {
         assert!(parse_change("Hash", Some("lots")).is_err());
         assert!(parse_change("MultiPV", None).is_err());
         assert!(parse_change("Ponder", Some("maybe")).is_err());
-        assert!(parse_change("Threads", Some("2")).is_err());
+        assert!(parse_change("Threads", Some("0")).is_err());
+        assert!(parse_change("Threads", Some("1025")).is_err());
+        assert!(parse_change("Threads", None).is_err());
     }
 
     #[test]

@@ -1,0 +1,254 @@
+//! Lazy SMP: helper threads search the same root as the main thread, each with its own move
+//! ordering tables, and share only the transposition table. What one thread stores, the others
+//! find, so that together they reach a given depth sooner; the helpers' own results are never
+//! used. The main thread keeps the clock, reports and decides the move.
+//!
+//! The helpers are started once and parked on a channel between searches, so a search costs
+//! no thread start-up. A pool of our own rather than rayon's: a helper's job runs for the whole
+//! search and must keep its tables from one search to the next, which rayon's tasks cannot.
+
+use std::panic::{catch_unwind, AssertUnwindSafe};
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::mpsc::{self, Receiver, Sender};
+use std::sync::Arc;
+use std::thread::JoinHandle;
+
+use shakmaty::Move;
+
+use super::stats::Stats;
+use super::worker::Control;
+use super::{helper_search, Tables, TtPolicy};
+use crate::params::{HELPER_SKIP_PHASE, HELPER_SKIP_SIZE};
+use crate::position::Game;
+use crate::tt::TranspositionTable;
+use crate::types::Depth;
+
+/// Stack of a helper thread: each ply holds move lists of a few kilobytes (as for the main
+/// search thread).
+const HELPER_STACK_BYTES: usize = 64 * 1024 * 1024;
+
+/// Whether helper `thread_index` (1 and up) skips the iteration at `depth`: each helper
+/// searches only some depths, at its own phase, so that the threads spread over several
+/// depths instead of all searching the same tree in step.
+pub(super) fn skips_depth(thread_index: usize, depth: Depth) -> bool {
+    if thread_index == 0 {
+        return false;
+    }
+    let i = (thread_index - 1) % HELPER_SKIP_SIZE.len();
+    (depth + HELPER_SKIP_PHASE[i]) / HELPER_SKIP_SIZE[i] % 2 == 1
+}
+
+/// What a helper searches: the main thread's root under its settings.
+pub(super) struct Job {
+    pub game: Game,
+    /// Root moves to restrict the search to (empty: all).
+    pub searchmoves: Vec<Move>,
+    pub tt: Arc<TranspositionTable>,
+    pub tt_policy: TtPolicy,
+    pub selective: bool,
+}
+
+enum Message {
+    Search(Arc<Job>),
+    /// Forget the move ordering tables (a new game).
+    Clear,
+}
+
+/// A parked helper thread and how to reach it.
+struct Helper {
+    /// Dropping it ends the thread's loop.
+    sender: Option<Sender<Message>>,
+    handle: Option<JoinHandle<()>>,
+}
+
+impl Drop for Helper {
+    fn drop(&mut self) {
+        self.sender.take();
+        if let Some(handle) = self.handle.take() {
+            let _ = handle.join();
+        }
+    }
+}
+
+/// The helper threads of a [`super::Searcher`] (none when it searches with one thread).
+pub(super) struct HelperPool {
+    helpers: Vec<Helper>,
+    /// Each helper's node count, published at every poll, summed into the main thread's reports.
+    nodes: Vec<Arc<AtomicU64>>,
+    /// The helpers' stop flag. Only the main thread stops them, once it has decided, so that
+    /// `stop`, `ponderhit` and `quit` reach the helpers through it.
+    control: Arc<Control>,
+    /// Each helper sends its counters here when its search ends.
+    results: Receiver<Stats>,
+    results_sender: Sender<Stats>,
+    /// Helpers that were given the running search and have not reported yet.
+    running: usize,
+}
+
+impl Default for HelperPool {
+    fn default() -> Self {
+        let (results_sender, results) = mpsc::channel();
+        HelperPool {
+            helpers: Vec::new(),
+            nodes: Vec::new(),
+            control: Arc::new(Control::default()),
+            results,
+            results_sender,
+            running: 0,
+        }
+    }
+}
+
+impl HelperPool {
+    /// Threads searching, the main thread included.
+    pub fn threads(&self) -> usize {
+        self.helpers.len() + 1
+    }
+
+    /// Starts or ends helpers so that `threads` threads search (between searches only).
+    /// When a thread cannot be started, keeps the previous number and says so.
+    pub fn set_threads(&mut self, threads: usize) -> Result<(), String> {
+        let previous = self.helpers.len();
+        let wanted = threads.max(1) - 1;
+        self.helpers.truncate(wanted);
+        self.nodes.truncate(wanted);
+        while self.helpers.len() < wanted {
+            if let Err(e) = self.spawn() {
+                self.helpers.truncate(previous);
+                self.nodes.truncate(previous);
+                return Err(format!("cannot start search thread: {e}"));
+            }
+        }
+        Ok(())
+    }
+
+    fn spawn(&mut self) -> std::io::Result<()> {
+        let index = self.helpers.len() + 1;
+        let (sender, receiver) = mpsc::channel();
+        let nodes = Arc::new(AtomicU64::new(0));
+        let control = Arc::clone(&self.control);
+        let results = self.results_sender.clone();
+        let published = Arc::clone(&nodes);
+        let handle = std::thread::Builder::new()
+            .name(format!("helper {index}"))
+            .stack_size(HELPER_STACK_BYTES)
+            .spawn(move || helper_loop(index, &receiver, &control, &published, &results))?;
+        self.helpers.push(Helper {
+            sender: Some(sender),
+            handle: Some(handle),
+        });
+        self.nodes.push(nodes);
+        Ok(())
+    }
+
+    /// The helpers' published node counts.
+    pub fn node_counts(&self) -> &[Arc<AtomicU64>] {
+        &self.nodes
+    }
+
+    /// Has every helper forget its move ordering tables before its next search.
+    pub fn clear(&self) {
+        for helper in &self.helpers {
+            if let Some(sender) = &helper.sender {
+                let _ = sender.send(Message::Clear);
+            }
+        }
+    }
+
+    /// Sets the helpers searching `job`.
+    pub fn start(&mut self, job: Job) {
+        if self.helpers.is_empty() {
+            return;
+        }
+        self.control.begin(false);
+        for n in &self.nodes {
+            n.store(0, Ordering::Relaxed);
+        }
+        let job = Arc::new(job);
+        for helper in &self.helpers {
+            let sent = helper
+                .sender
+                .as_ref()
+                .is_some_and(|s| s.send(Message::Search(Arc::clone(&job))).is_ok());
+            if sent {
+                self.running += 1;
+            }
+        }
+    }
+
+    /// Stops the helpers, waits until every one has let go of the search, and returns their
+    /// counters summed.
+    pub fn stop(&mut self) -> Stats {
+        let mut total = Stats::default();
+        if self.running == 0 {
+            return total;
+        }
+        self.control.stop();
+        while self.running > 0 {
+            match self.results.recv() {
+                Ok(stats) => total.absorb(&stats),
+                // Never happens: the pool holds a sender itself.
+                Err(_) => break,
+            }
+            self.running -= 1;
+        }
+        self.running = 0;
+        total
+    }
+}
+
+/// A helper thread: waits for a message, searches or clears, and reports each search's
+/// counters. It ends when the pool drops its sender.
+fn helper_loop(
+    index: usize,
+    receiver: &Receiver<Message>,
+    control: &Control,
+    published: &AtomicU64,
+    results: &Sender<Stats>,
+) {
+    let mut tables = Tables::default();
+    while let Ok(message) = receiver.recv() {
+        match message {
+            Message::Clear => tables.clear(),
+            Message::Search(job) => {
+                // A panicking helper must still report, or the main thread would wait forever;
+                // its tables are then only move ordering hints, safe to keep.
+                let stats = catch_unwind(AssertUnwindSafe(|| {
+                    helper_search(&job, &mut tables, index, control, published)
+                }))
+                .unwrap_or_default();
+                // Let go of the table before reporting, so it can be resized at once.
+                drop(job);
+                let _ = results.send(stats);
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_main_thread_never_skips_and_the_first_two_helpers_split_the_depths() {
+        for depth in 1..20 {
+            assert!(!skips_depth(0, depth));
+            assert_ne!(
+                skips_depth(1, depth),
+                skips_depth(2, depth),
+                "depth {depth}"
+            );
+        }
+    }
+
+    #[test]
+    fn every_helper_searches_some_depths() {
+        for index in 1..=64 {
+            let searched = (1..20).filter(|&d| !skips_depth(index, d)).count();
+            assert!(
+                searched >= 8,
+                "helper {index} searches {searched} of 19 depths"
+            );
+        }
+    }
+}
