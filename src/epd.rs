@@ -503,9 +503,33 @@ pub fn run(args: Args) -> ExitCode {
             }
         }
     }
+    if problems.is_empty() {
+        eprintln!(
+            "epd: no readable positions in {} ({unreadable} unreadable lines)",
+            args.file.display()
+        );
+        return ExitCode::FAILURE;
+    }
+    let jobs = match crate::perft::checked_threads(Some(args.jobs)) {
+        Ok(n) => n,
+        Err(e) => {
+            eprintln!("epd: --jobs: {e}");
+            return ExitCode::FAILURE;
+        }
+    };
+    // Every worker has its own table: all of them must fit at once.
+    if let Err(e) = args
+        .hash
+        .checked_mul(jobs)
+        .ok_or_else(|| format!("cannot allocate {} MB x {jobs} workers", args.hash))
+        .and_then(|total| crate::memory::check_table_size("hash tables", total, 0))
+    {
+        eprintln!("epd: --hash: {e}");
+        return ExitCode::FAILURE;
+    }
     let limits = args.limits();
     let start = Instant::now();
-    let tally = run_problems(&problems, &limits, args.jobs, args.hash);
+    let tally = run_problems(&problems, &limits, jobs, args.hash);
     print_summary(&tally, problems.len(), unreadable, start.elapsed());
     ExitCode::SUCCESS
 }
