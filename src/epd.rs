@@ -529,19 +529,29 @@ pub fn run(args: Args) -> ExitCode {
     }
     let limits = args.limits();
     let start = Instant::now();
-    let tally = run_problems(&problems, &limits, jobs, args.hash);
+    let tally = match run_problems(&problems, &limits, jobs, args.hash) {
+        Ok(tally) => tally,
+        Err(e) => {
+            eprintln!("epd: {e}");
+            return ExitCode::FAILURE;
+        }
+    };
     print_summary(&tally, problems.len(), unreadable, start.elapsed());
     ExitCode::SUCCESS
 }
 
 /// Searches the problems on `jobs` workers and prints the rows in input order as they complete.
-fn run_problems(problems: &[Problem], limits: &Limits, jobs: usize, hash_mb: usize) -> Tally {
-    let jobs = jobs.max(1);
-    let pool = rayon::ThreadPoolBuilder::new()
-        .num_threads(jobs)
-        .stack_size(WORKER_STACK_BYTES)
-        .build()
-        .expect("cannot start epd workers");
+fn run_problems(
+    problems: &[Problem],
+    limits: &Limits,
+    jobs: usize,
+    hash_mb: usize,
+) -> Result<Tally, String> {
+    let Some(pool) = crate::perft::worker_pool(jobs, WORKER_STACK_BYTES, "epd") else {
+        return Err("cannot start any worker thread".to_string());
+    };
+    // As many workers as the pool could get.
+    let jobs = pool.current_num_threads();
     let progress = progress_bar(problems.len() as u64, "positions");
     let next = AtomicUsize::new(0);
     let mut tally = Tally::default();
@@ -581,7 +591,7 @@ fn run_problems(problems: &[Problem], limits: &Limits, jobs: usize, hash_mb: usi
         }
     });
     progress.finish_and_clear();
-    tally
+    Ok(tally)
 }
 
 fn print_summary(tally: &Tally, searched: usize, unreadable: usize, elapsed: Duration) {

@@ -123,17 +123,11 @@ fn divide_parallel(
                 .map(move |m| (i, play(child, m)))
         })
         .collect();
-    let pool = rayon::ThreadPoolBuilder::new()
-        .num_threads(threads)
-        .stack_size(WORKER_STACK_BYTES)
-        .build()
-        .expect("cannot start perft threads");
-    let counts: Vec<(usize, u64)> = pool.install(|| {
-        tasks
-            .par_iter()
-            .map(|(i, grandchild)| (*i, count(grandchild, depth - 2, table)))
-            .collect()
-    });
+    let task = |(i, grandchild): &(usize, Chess)| (*i, count(grandchild, depth - 2, table));
+    let counts: Vec<(usize, u64)> = match worker_pool(threads, WORKER_STACK_BYTES, "perft") {
+        Some(pool) => pool.install(|| tasks.par_iter().map(task).collect()),
+        None => tasks.iter().map(task).collect(),
+    };
     let mut totals: Vec<(Move, u64)> = roots.iter().map(|(m, _)| (*m, 0)).collect();
     for (i, n) in counts {
         totals[i].1 += n;
@@ -288,6 +282,34 @@ pub fn uci_perft(game: &crate::position::Game, depth: u32) {
 /// The number of threads to use when none is given: every core.
 pub fn default_threads() -> usize {
     std::thread::available_parallelism().map_or(1, |n| n.get())
+}
+
+/// A pool of `threads` workers (at least 1) with `stack` bytes of stack each. When the system
+/// will not give that many threads (a process or memory limit), tries half as many, and so on,
+/// saying so on stderr; `None` when not even one can be started (the caller then works on its
+/// own thread). Never a panic.
+pub fn worker_pool(threads: usize, stack: usize, what: &str) -> Option<rayon::ThreadPool> {
+    let mut n = threads.max(1);
+    loop {
+        match rayon::ThreadPoolBuilder::new()
+            .num_threads(n)
+            .stack_size(stack)
+            .build()
+        {
+            Ok(pool) => return Some(pool),
+            Err(e) if n > 1 => {
+                eprintln!("{what}: cannot start {n} threads ({e}); trying {}", n / 2);
+                n /= 2;
+                // The threads of the failed attempt exit on their own: give them a moment to
+                // hand back their stacks.
+                std::thread::sleep(Duration::from_millis(50));
+            }
+            Err(e) => {
+                eprintln!("{what}: cannot start a worker thread ({e}); working on the main one");
+                return None;
+            }
+        }
+    }
 }
 
 /// Most worker threads a command accepts (`--threads`, `--jobs`): each gets a large stack.
@@ -480,21 +502,16 @@ pub fn check_suite(
     }
     report.positions = cases.len();
     progress.set_length(cases.len() as u64);
-    let pool = rayon::ThreadPoolBuilder::new()
-        .num_threads(threads.max(1))
-        .stack_size(WORKER_STACK_BYTES)
-        .build()
-        .expect("cannot start perft threads");
-    let results: Vec<(usize, u64, Vec<Mismatch>)> = pool.install(|| {
-        cases
-            .par_iter()
-            .map(|case| {
-                let result = check_case(case);
-                progress.inc(1);
-                result
-            })
-            .collect()
-    });
+    let task = |case: &SuiteCase| {
+        let result = check_case(case);
+        progress.inc(1);
+        result
+    };
+    let results: Vec<(usize, u64, Vec<Mismatch>)> =
+        match worker_pool(threads, WORKER_STACK_BYTES, "perft-suite") {
+            Some(pool) => pool.install(|| cases.par_iter().map(task).collect()),
+            None => cases.iter().map(task).collect(),
+        };
     for (checked, nodes, mismatches) in results {
         report.checked += checked;
         report.nodes += nodes;

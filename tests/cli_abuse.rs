@@ -388,3 +388,56 @@ fn tools_stop_quietly_when_stdout_is_closed() {
 fn libc_sigpipe() -> i32 {
     13
 }
+
+/// Runs `cutoff <args>` under `ulimit -v <kb>` (an address-space limit, as a container might
+/// impose), through `sh`.
+#[cfg(target_os = "linux")]
+fn run_limited(kb: u64, args: &str) -> Run {
+    let script = format!("ulimit -v {kb} && exec \"$0\" {args}");
+    let out = Command::new("sh")
+        .args(["-c", &script, BIN])
+        .stdin(Stdio::null())
+        .output()
+        .expect("run sh");
+    Run {
+        status: out.status,
+        stdout: String::from_utf8_lossy(&out.stdout).into_owned(),
+        stderr: String::from_utf8_lossy(&out.stderr).into_owned(),
+    }
+}
+
+#[cfg(target_os = "linux")]
+#[test]
+fn threads_the_system_will_not_give_are_reduced_not_a_panic() {
+    // 1000 workers with 16-64 MB stacks each do not fit in 2 GB of address space.
+    let r = run_limited(2 << 20, "perft 4 --threads 1000");
+    assert_no_crash(&r, "perft 4 --threads 1000 in 2 GB");
+    assert!(r.status.success(), "{}\n{}", r.stdout, r.stderr);
+    assert!(r.stdout.contains("Nodes searched: 197281"), "{}", r.stdout);
+    assert!(
+        r.stderr.contains("cannot start 1000 threads"),
+        "{}",
+        r.stderr
+    );
+
+    let dir = TempDir::new("threads");
+    let suite = dir.file("suite.epd", format!("{GOOD_SUITE_LINE}\n").as_bytes());
+    let r = run_limited(
+        2 << 20,
+        &format!("perft-suite {} --threads 1000", path_str(&suite)),
+    );
+    assert_no_crash(&r, "perft-suite --threads 1000 in 2 GB");
+    assert!(r.status.success(), "{}\n{}", r.stdout, r.stderr);
+
+    let epd = dir.file(
+        "one.epd",
+        b"6k1/5ppp/8/8/8/8/5PPP/3R2K1 w - - bm Rd8#; id \"mate\";\n",
+    );
+    let r = run_limited(
+        2 << 20,
+        &format!("epd {} --depth 2 --jobs 1000 --hash 1", path_str(&epd)),
+    );
+    assert_no_crash(&r, "epd --jobs 1000 in 2 GB");
+    assert!(r.status.success(), "{}\n{}", r.stdout, r.stderr);
+    assert!(r.stdout.contains("solved 1/1"), "{}", r.stdout);
+}
