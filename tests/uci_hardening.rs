@@ -183,3 +183,33 @@ fn illegal_searchmoves_are_reported_in_one_line_however_many_there_are() {
     assert!(errors[0].contains("5000"), "{errors:?}");
     assert_eq!(r.bestmove, "e2e4", "{}", r.raw);
 }
+
+#[test]
+fn a_line_longer_than_the_input_limit_is_ignored_with_an_error_and_the_position_kept() {
+    let mut e = Engine::started();
+    e.send("position startpos moves e2e4");
+    e.sync();
+    // 17 MiB of a legal-looking move list, then the end of the line.
+    let mut line = b"position startpos moves ".to_vec();
+    while line.len() < 17 << 20 {
+        line.extend_from_slice(b"g1f3 g8f6 f3g1 f6g8 ");
+    }
+    line.push(b'\n');
+    e.send_bytes(&line);
+    let lines = e.sync();
+    assert!(
+        lines
+            .iter()
+            .any(|l| l.starts_with("info string error: ") && l.contains("longer than")),
+        "{lines:?}"
+    );
+    e.send("d");
+    let fen = e.expect_line("Fen:", SYNC_TIMEOUT, |l| l.starts_with("Fen: "));
+    assert_eq!(
+        fen,
+        "Fen: rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - 0 1"
+    );
+    // The next line is read as a line of its own.
+    let r = e.search("position startpos", "go depth 2", SEARCH_TIMEOUT);
+    check_search(&pos_from_fen(STARTPOS), &r, CastlingMode::Standard);
+}
