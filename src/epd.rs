@@ -506,14 +506,44 @@ pub fn run(args: Args) -> ExitCode {
             }
         }
     }
+    if problems.is_empty() {
+        eprintln!(
+            "epd: no readable positions in {} ({unreadable} unreadable lines)",
+            args.file.display()
+        );
+        return ExitCode::FAILURE;
+    }
+    let jobs = match crate::perft::checked_threads(Some(args.jobs)) {
+        Ok(n) => n,
+        Err(e) => {
+            eprintln!("epd: --jobs: {e}");
+            return ExitCode::FAILURE;
+        }
+    };
+    // Every worker has its own table: all of them must fit at once.
+    if let Err(e) = args
+        .hash
+        .checked_mul(jobs)
+        .ok_or_else(|| format!("cannot allocate {} MB x {jobs} workers", args.hash))
+        .and_then(|total| crate::memory::check_table_size("hash tables", total, 0))
+    {
+        eprintln!("epd: --hash: {e}");
+        return ExitCode::FAILURE;
+    }
     let limits = args.limits();
     let start = Instant::now();
     let workers = Workers {
-        jobs: args.jobs,
+        jobs,
         hash_mb: args.hash,
         threads: usize::from(args.threads),
     };
-    let tally = run_problems(&problems, &limits, workers);
+    let tally = match run_problems(&problems, &limits, workers) {
+        Ok(tally) => tally,
+        Err(e) => {
+            eprintln!("epd: {e}");
+            return ExitCode::FAILURE;
+        }
+    };
     print_summary(&tally, problems.len(), unreadable, start.elapsed());
     ExitCode::SUCCESS
 }
@@ -528,18 +558,17 @@ struct Workers {
 }
 
 /// Searches the problems on `jobs` workers and prints the rows in input order as they complete.
-fn run_problems(problems: &[Problem], limits: &Limits, workers: Workers) -> Tally {
+fn run_problems(problems: &[Problem], limits: &Limits, workers: Workers) -> Result<Tally, String> {
     let Workers {
         jobs,
         hash_mb,
         threads,
     } = workers;
-    let jobs = jobs.max(1);
-    let pool = rayon::ThreadPoolBuilder::new()
-        .num_threads(jobs)
-        .stack_size(WORKER_STACK_BYTES)
-        .build()
-        .expect("cannot start epd workers");
+    let Some(pool) = crate::perft::worker_pool(jobs, WORKER_STACK_BYTES, "epd") else {
+        return Err("cannot start any worker thread".to_string());
+    };
+    // As many workers as the pool could get.
+    let jobs = pool.current_num_threads();
     let progress = progress_bar(problems.len() as u64, "positions");
     let next = AtomicUsize::new(0);
     let mut tally = Tally::default();
@@ -582,7 +611,7 @@ fn run_problems(problems: &[Problem], limits: &Limits, workers: Workers) -> Tall
         }
     });
     progress.finish_and_clear();
-    tally
+    Ok(tally)
 }
 
 fn print_summary(tally: &Tally, searched: usize, unreadable: usize, elapsed: Duration) {

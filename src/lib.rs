@@ -4,6 +4,7 @@ pub mod bench;
 pub mod datagen;
 pub mod epd;
 pub mod eval;
+pub mod memory;
 pub mod params;
 pub mod perft;
 pub mod position;

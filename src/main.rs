@@ -35,6 +35,9 @@ enum Command {
 
 fn main() -> ExitCode {
     let cli = Cli::parse();
+    if !matches!(cli.command, None | Some(Command::Uci)) {
+        stop_quietly_when_stdout_closes();
+    }
     match cli.command {
         None | Some(Command::Uci) => {
             uci::run();
@@ -50,3 +53,20 @@ fn main() -> ExitCode {
         Some(Command::Tune(args)) => tune::run(args),
     }
 }
+
+/// The command-line tools print with `println!`, which panics once stdout is closed
+/// (`cutoff bench | head`). With the default SIGPIPE action restored they end like any Unix
+/// filter instead: silently, killed by SIGPIPE. The UCI loop keeps Rust's default (SIGPIPE
+/// ignored) and quits by itself when a write fails (see `uci::engine::send`).
+#[cfg(unix)]
+fn stop_quietly_when_stdout_closes() {
+    // SAFETY: `signal` only sets the disposition of SIGPIPE to the default action; no handler
+    // of ours runs, so there is no async-signal-safety to uphold. It is called at the top of
+    // `main`, before any thread is started, so no other thread observes the change midway.
+    unsafe {
+        libc::signal(libc::SIGPIPE, libc::SIG_DFL);
+    }
+}
+
+#[cfg(not(unix))]
+fn stop_quietly_when_stdout_closes() {}

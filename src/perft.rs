@@ -10,7 +10,7 @@
 //! then `play_unchecked` on the copy), and splitting the tree two plies below the root so that
 //! threads get many small, similar tasks instead of ~20 very uneven root subtrees.
 
-use std::io::{BufRead, BufReader};
+use std::io::Read;
 use std::process::ExitCode;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::{Duration, Instant};
@@ -25,6 +25,11 @@ use crate::position::{child_key, full_key, Key};
 
 /// Bytes in a mebibyte, for `--hash` sizes.
 const MIB: usize = 1 << 20;
+
+/// The deepest perft accepted (`cutoff perft`, `perft-suite`, `go perft`); deeper requests are
+/// refused with an error. Perft 10 of the start position is 69 trillion leaves, days of work
+/// here; deeper counts would take years and can overflow 64 bits in busy positions.
+pub const MAX_DEPTH: u32 = 10;
 
 /// Below this depth a threaded perft is not worth the cost of building tasks.
 const MIN_SPLIT_DEPTH: u32 = 3;
@@ -61,10 +66,19 @@ pub fn perft(pos: &Chess, depth: u32) -> u64 {
 /// shared by the workers; results stay exact (see [`PerftTable`]). At depth 0 there are no
 /// root moves to divide and the list is empty (the perft is 1).
 pub fn divide(pos: &Chess, depth: u32, threads: usize, hash_mb: usize) -> Vec<(Move, u64)> {
+    divide_with(pos, depth, threads, PerftTable::new(hash_mb).as_ref())
+}
+
+/// [`divide`] with a table the caller made (or none).
+pub fn divide_with(
+    pos: &Chess,
+    depth: u32,
+    threads: usize,
+    table: Option<&PerftTable>,
+) -> Vec<(Move, u64)> {
     if depth == 0 {
         return Vec::new();
     }
-    let table = PerftTable::new(hash_mb);
     let roots: Vec<(Move, Chess)> = pos
         .legal_moves()
         .iter()
@@ -74,10 +88,10 @@ pub fn divide(pos: &Chess, depth: u32, threads: usize, hash_mb: usize) -> Vec<(M
     if threads == 1 || depth < MIN_SPLIT_DEPTH {
         return roots
             .iter()
-            .map(|(m, child)| (*m, count(child, depth - 1, table.as_ref())))
+            .map(|(m, child)| (*m, count(child, depth - 1, table)))
             .collect();
     }
-    divide_parallel(&roots, depth, threads, table.as_ref())
+    divide_parallel(&roots, depth, threads, table)
 }
 
 /// [`divide`]'s total: the perft of `pos`, with threads and an optional hash table.
@@ -109,17 +123,11 @@ fn divide_parallel(
                 .map(move |m| (i, play(child, m)))
         })
         .collect();
-    let pool = rayon::ThreadPoolBuilder::new()
-        .num_threads(threads)
-        .stack_size(WORKER_STACK_BYTES)
-        .build()
-        .expect("cannot start perft threads");
-    let counts: Vec<(usize, u64)> = pool.install(|| {
-        tasks
-            .par_iter()
-            .map(|(i, grandchild)| (*i, count(grandchild, depth - 2, table)))
-            .collect()
-    });
+    let task = |(i, grandchild): &(usize, Chess)| (*i, count(grandchild, depth - 2, table));
+    let counts: Vec<(usize, u64)> = match worker_pool(threads, WORKER_STACK_BYTES, "perft") {
+        Some(pool) => pool.install(|| tasks.par_iter().map(task).collect()),
+        None => tasks.iter().map(task).collect(),
+    };
     let mut totals: Vec<(Move, u64)> = roots.iter().map(|(m, _)| (*m, 0)).collect();
     for (i, n) in counts {
         totals[i].1 += n;
@@ -195,12 +203,24 @@ impl PerftTable {
     /// Spreads the depths of one position over different slots (a 64-bit odd constant).
     const DEPTH_MIX: u64 = 0x9E37_79B9_7F4A_7C15;
 
-    /// A table of `hash_mb` MiB, or `None` for 0.
+    /// A table of `hash_mb` MiB, or `None` for 0 or when the memory cannot be had (counts
+    /// are exact either way; see [`PerftTable::try_new`] to hear why there is none).
     pub fn new(hash_mb: usize) -> Option<PerftTable> {
-        let len = hash_mb * MIB / std::mem::size_of::<Slot>();
-        (len > 0).then(|| PerftTable {
-            slots: (0..len).map(|_| Slot::default()).collect(),
-        })
+        Self::try_new(hash_mb).unwrap_or(None)
+    }
+
+    /// A table of `hash_mb` MiB (`None` for 0), or an error when it cannot be allocated:
+    /// never an abort on allocation failure.
+    pub fn try_new(hash_mb: usize) -> Result<Option<PerftTable>, String> {
+        let too_big = || format!("cannot allocate {hash_mb} MiB for the perft hash table");
+        let len = hash_mb.checked_mul(MIB).ok_or_else(too_big)? / std::mem::size_of::<Slot>();
+        if len == 0 {
+            return Ok(None);
+        }
+        let mut slots = Vec::new();
+        slots.try_reserve_exact(len).map_err(|_| too_big())?;
+        slots.resize_with(len, Slot::default);
+        Ok(Some(PerftTable { slots }))
     }
 
     fn slot(&self, key: Key, depth: u32) -> &Slot {
@@ -233,7 +253,12 @@ impl PerftTable {
 /// move in the game's castling notation, a blank line, `Nodes searched: <total>`, then the
 /// speed as an `info string`. Uses every core and no hash table (exact, and nothing to size).
 pub fn uci_perft(game: &crate::position::Game, depth: u32) {
-    use crate::uci::engine::send;
+    use crate::uci::engine::{send, send_error};
+    if depth > MAX_DEPTH {
+        return send_error(&format!(
+            "go perft: depth {depth} is beyond the maximum {MAX_DEPTH}"
+        ));
+    }
     let start = Instant::now();
     let moves = divide(&game.root, depth, default_threads(), 0);
     let total: u64 = if depth == 0 {
@@ -257,6 +282,48 @@ pub fn uci_perft(game: &crate::position::Game, depth: u32) {
 /// The number of threads to use when none is given: every core.
 pub fn default_threads() -> usize {
     std::thread::available_parallelism().map_or(1, |n| n.get())
+}
+
+/// A pool of `threads` workers (at least 1) with `stack` bytes of stack each. When the system
+/// will not give that many threads (a process or memory limit), tries half as many, and so on,
+/// saying so on stderr; `None` when not even one can be started (the caller then works on its
+/// own thread). Never a panic.
+pub fn worker_pool(threads: usize, stack: usize, what: &str) -> Option<rayon::ThreadPool> {
+    let mut n = threads.max(1);
+    loop {
+        match rayon::ThreadPoolBuilder::new()
+            .num_threads(n)
+            .stack_size(stack)
+            .build()
+        {
+            Ok(pool) => return Some(pool),
+            Err(e) if n > 1 => {
+                eprintln!("{what}: cannot start {n} threads ({e}); trying {}", n / 2);
+                n /= 2;
+                // The threads of the failed attempt exit on their own: give them a moment to
+                // hand back their stacks.
+                std::thread::sleep(Duration::from_millis(50));
+            }
+            Err(e) => {
+                eprintln!("{what}: cannot start a worker thread ({e}); working on the main one");
+                return None;
+            }
+        }
+    }
+}
+
+/// Most worker threads a command accepts (`--threads`, `--jobs`): each gets a large stack.
+pub const MAX_THREADS: usize = 1024;
+
+/// `--threads` as given (at least 1), all cores when absent, refused beyond [`MAX_THREADS`].
+pub fn checked_threads(threads: Option<usize>) -> Result<usize, String> {
+    match threads {
+        None => Ok(default_threads()),
+        Some(n) if n > MAX_THREADS => {
+            Err(format!("{n} threads is beyond the maximum {MAX_THREADS}"))
+        }
+        Some(n) => Ok(n.max(1)),
+    }
 }
 
 /// Command-line arguments of `cutoff perft`.
@@ -295,12 +362,36 @@ pub fn run(args: Args) -> ExitCode {
             return ExitCode::FAILURE;
         }
     };
-    let threads = args.threads.unwrap_or_else(default_threads);
+    if args.depth > MAX_DEPTH {
+        eprintln!(
+            "perft: depth {} is beyond the maximum {MAX_DEPTH} (it would never finish)",
+            args.depth
+        );
+        return ExitCode::FAILURE;
+    }
+    let threads = match checked_threads(args.threads) {
+        Ok(n) => n,
+        Err(e) => {
+            eprintln!("perft: {e}");
+            return ExitCode::FAILURE;
+        }
+    };
+    // Checked against the memory available first: with overcommit, a reservation that
+    // succeeds can still get the process killed once the table is filled in.
+    let table = match crate::memory::check_table_size("perft hash table", args.hash, 0)
+        .and_then(|()| PerftTable::try_new(args.hash))
+    {
+        Ok(table) => table,
+        Err(e) => {
+            eprintln!("perft: {e}");
+            return ExitCode::FAILURE;
+        }
+    };
     let start = Instant::now();
     let (total, moves) = if args.depth == 0 {
         (1, Vec::new())
     } else {
-        let moves = divide(&pos, args.depth, threads, args.hash);
+        let moves = divide_with(&pos, args.depth, threads, table.as_ref());
         (moves.iter().map(|(_, n)| n).sum(), moves)
     };
     let elapsed = start.elapsed();
@@ -411,21 +502,16 @@ pub fn check_suite(
     }
     report.positions = cases.len();
     progress.set_length(cases.len() as u64);
-    let pool = rayon::ThreadPoolBuilder::new()
-        .num_threads(threads.max(1))
-        .stack_size(WORKER_STACK_BYTES)
-        .build()
-        .expect("cannot start perft threads");
-    let results: Vec<(usize, u64, Vec<Mismatch>)> = pool.install(|| {
-        cases
-            .par_iter()
-            .map(|case| {
-                let result = check_case(case);
-                progress.inc(1);
-                result
-            })
-            .collect()
-    });
+    let task = |case: &SuiteCase| {
+        let result = check_case(case);
+        progress.inc(1);
+        result
+    };
+    let results: Vec<(usize, u64, Vec<Mismatch>)> =
+        match worker_pool(threads, WORKER_STACK_BYTES, "perft-suite") {
+            Some(pool) => pool.install(|| cases.par_iter().map(task).collect()),
+            None => cases.iter().map(task).collect(),
+        };
     for (checked, nodes, mismatches) in results {
         report.checked += checked;
         report.nodes += nodes;
@@ -448,6 +534,11 @@ fn suite_case(
         return Err("no `D<depth> <count>` operation".to_owned());
     }
     counts.retain(|&(d, _)| max_depth.is_none_or(|max| d <= max));
+    if let Some(&(depth, _)) = counts.iter().find(|&&(d, _)| d > MAX_DEPTH) {
+        return Err(format!(
+            "D{depth}: depth beyond the maximum {MAX_DEPTH} (lower it or use --max-depth)"
+        ));
+    }
     Ok(Some(SuiteCase {
         line,
         fen: record.fen,
@@ -485,7 +576,13 @@ pub fn run_suite(args: SuiteArgs) -> ExitCode {
             return ExitCode::FAILURE;
         }
     };
-    let threads = args.threads.unwrap_or_else(default_threads);
+    let threads = match checked_threads(args.threads) {
+        Ok(n) => n,
+        Err(e) => {
+            eprintln!("perft-suite: {e}");
+            return ExitCode::FAILURE;
+        }
+    };
     let progress = progress_bar(0, "positions");
     let start = Instant::now();
     let report = check_suite(&lines, args.max_depth, threads, &progress);
@@ -510,21 +607,62 @@ pub fn run_suite(args: SuiteArgs) -> ExitCode {
         elapsed.as_secs_f64(),
         mnps(report.nodes, elapsed)
     );
+    if report.positions == 0 && report.errors.is_empty() {
+        eprintln!(
+            "perft-suite: no positions in {} (expected `<fen> ;D1 <n> ...` lines)",
+            args.file.display()
+        );
+        return ExitCode::FAILURE;
+    }
     if report.passed() {
         ExitCode::SUCCESS
+    } else if !report.errors.is_empty() {
+        let (line, e) = &report.errors[0];
+        eprintln!(
+            "perft-suite: {} unreadable lines in {} (first: line {line}: {e})",
+            report.errors.len(),
+            args.file.display()
+        );
+        ExitCode::FAILURE
     } else {
+        eprintln!(
+            "perft-suite: {} counts do not match",
+            report.mismatches.len()
+        );
         ExitCode::FAILURE
     }
 }
 
-/// The lines of a file with their 1-based numbers.
+/// The largest suite file read: far above any real suite, and a bound on the memory that
+/// reading an endless input (`/dev/zero`, a FIFO) could take.
+pub const MAX_FILE_BYTES: u64 = 256 << 20;
+
+/// The lines of a text file with their 1-based numbers. Refuses files over
+/// [`MAX_FILE_BYTES`] and files that are not UTF-8, saying where the bad byte is.
 pub fn read_lines(path: &std::path::Path) -> std::io::Result<Vec<(usize, String)>> {
     let file = std::fs::File::open(path)?;
-    BufReader::new(file)
+    let mut bytes = Vec::new();
+    file.take(MAX_FILE_BYTES + 1).read_to_end(&mut bytes)?;
+    if bytes.len() as u64 > MAX_FILE_BYTES {
+        return Err(std::io::Error::other(format!(
+            "larger than {} MiB",
+            MAX_FILE_BYTES >> 20
+        )));
+    }
+    let text = String::from_utf8(bytes).map_err(|e| {
+        std::io::Error::new(
+            std::io::ErrorKind::InvalidData,
+            format!(
+                "not UTF-8 text (bad byte at offset {})",
+                e.utf8_error().valid_up_to()
+            ),
+        )
+    })?;
+    Ok(text
         .lines()
         .enumerate()
-        .map(|(i, line)| line.map(|l| (i + 1, l)))
-        .collect()
+        .map(|(i, l)| (i + 1, l.to_string()))
+        .collect())
 }
 
 /// A progress bar on stderr (hidden when stderr is not a terminal).
@@ -559,6 +697,13 @@ mod tests {
     #[test]
     fn zero_megabytes_means_no_table() {
         assert!(PerftTable::new(0).is_none());
+    }
+
+    #[test]
+    fn an_impossible_table_size_is_an_error_not_an_abort() {
+        assert!(PerftTable::try_new(usize::MAX).is_err());
+        assert!(PerftTable::try_new(usize::MAX / MIB).is_err());
+        assert!(PerftTable::new(usize::MAX / MIB).is_none());
     }
 
     #[test]

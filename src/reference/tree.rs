@@ -16,7 +16,8 @@ use crate::types::Bound;
 /// Command-line arguments of `cutoff tree`.
 #[derive(clap::Args, Debug)]
 pub struct Args {
-    /// The tree as nested brackets with integer leaves, e.g. "[[3,12,8],[2,4,6],[14,5,2]]".
+    /// The tree as nested brackets with integer leaves, e.g. "[[3,12,8],[2,4,6],[14,5,2]]",
+    /// or `-` to read it from standard input (for trees too long for a command line).
     pub tree: String,
     /// Print every step of the alpha-beta search: nodes entered with their window, leaf
     /// values, α/β updates and cutoffs.
@@ -248,8 +249,38 @@ pub fn summary(tree: &BracketTree, root_side: Side, report: &Report) -> String {
     out
 }
 
+/// The largest tree read from standard input: a bound on what endless input can take.
+const MAX_STDIN_BYTES: u64 = 64 << 20;
+
+/// The tree text: the argument, or standard input for `-`.
+fn tree_text(arg: &str) -> Result<String, String> {
+    use std::io::Read;
+    if arg != "-" {
+        return Ok(arg.to_string());
+    }
+    let mut bytes = Vec::new();
+    std::io::stdin()
+        .take(MAX_STDIN_BYTES + 1)
+        .read_to_end(&mut bytes)
+        .map_err(|e| format!("cannot read standard input: {e}"))?;
+    if bytes.len() as u64 > MAX_STDIN_BYTES {
+        return Err(format!(
+            "standard input is larger than {} MiB",
+            MAX_STDIN_BYTES >> 20
+        ));
+    }
+    String::from_utf8(bytes).map_err(|_| "standard input is not UTF-8 text".to_string())
+}
+
 pub fn run(args: Args) -> ExitCode {
-    let tree = match BracketTree::parse(&args.tree) {
+    let text = match tree_text(&args.tree) {
+        Ok(text) => text,
+        Err(e) => {
+            eprintln!("error: {e}");
+            return ExitCode::from(2);
+        }
+    };
+    let tree = match BracketTree::parse(&text) {
         Ok(tree) => tree,
         Err(e) => {
             eprintln!("error: {e}");

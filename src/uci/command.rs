@@ -136,6 +136,9 @@ fn millis(key: &str, value: Option<&&str>) -> Result<Duration, String> {
     Ok(Duration::from_millis(ms.max(0) as u64))
 }
 
+/// The longest mate `go mate` looks for, in moves: far beyond any search's depth.
+pub const MATE_MAX: u32 = 1000;
+
 fn parse_go(words: &[&str]) -> Result<Go, String> {
     let mut go = Go::default();
     let mut i = 0;
@@ -151,7 +154,8 @@ fn parse_go(words: &[&str]) -> Result<Go, String> {
             "movestogo" => go.movestogo = Some(number(key, value)?),
             "depth" => go.depth = Some(number(key, value)?),
             "nodes" => go.nodes = Some(number(key, value)?),
-            "mate" => go.mate = Some(number(key, value)?),
+            // Clamped: no search reaches that deep, and the plies of a larger mate overflow.
+            "mate" => go.mate = Some(number::<u32>(key, value)?.min(MATE_MAX)),
             "perft" => go.perft = Some(number(key, value)?),
             "infinite" => {
                 go.infinite = true;
@@ -255,6 +259,15 @@ mod tests {
         };
         assert_eq!(go.wtime, Some(Duration::ZERO));
         assert!(go.ponder);
+    }
+
+    #[test]
+    fn an_enormous_mate_distance_is_clamped() {
+        let go = match parse("go mate 4294967295").unwrap() {
+            Command::Go(g) => g,
+            _ => unreachable!(),
+        };
+        assert_eq!(go.mate, Some(MATE_MAX));
     }
 
     #[test]

@@ -21,10 +21,15 @@ const SEARCH_STACK_BYTES: usize = 64 * 1024 * 1024;
 
 /// Writes one protocol line to stdout and flushes it at once.
 pub fn send(line: &str) {
-    let mut out = std::io::stdout().lock();
-    // A closed stdout (the GUI went away) is no reason to panic.
-    let _ = writeln!(out, "{line}");
-    let _ = out.flush();
+    let written = {
+        let mut out = std::io::stdout().lock();
+        writeln!(out, "{line}").and_then(|()| out.flush())
+    };
+    // A closed stdout means the GUI went away: nobody can read a move any more, so leave
+    // quietly instead of searching on (or panicking) with no one listening.
+    if written.is_err() {
+        std::process::exit(0);
+    }
 }
 
 /// Writes `info string error: ...`.
@@ -148,10 +153,13 @@ impl Engine {
         }
         match change {
             Change::Hash(mb) => {
-                let resized = self.lock_searcher().resize_hash(mb);
+                // Checked before the old table is freed: a refusal keeps it, contents and all.
+                let old = self.options.hash_mb;
+                let resized = crate::memory::check_table_size("hash table", mb, old)
+                    .and_then(|()| self.lock_searcher().resize_hash(mb));
                 match resized {
                     Ok(()) => self.options.hash_mb = mb,
-                    Err(e) => send_error(&e),
+                    Err(e) => send_error(&format!("{e}; keeping the {old} MB table")),
                 }
             }
             Change::ClearHash => self.lock_searcher().clear(),
@@ -261,6 +269,7 @@ impl Engine {
             moves_to_go: go.movestogo.filter(|&n| n > 0),
         });
         let mut searchmoves = Vec::new();
+        let mut illegal = Vec::new();
         for text in &go.searchmoves {
             match text
                 .parse::<UciMove>()
@@ -268,8 +277,17 @@ impl Engine {
                 .and_then(|u| u.to_move(pos).ok())
             {
                 Some(m) => searchmoves.push(m),
-                None => send_error(&format!("searchmoves: '{text}' is not legal here; ignored")),
+                None => illegal.push(text),
             }
+        }
+        // One report however many there are: a single line of input must not flood stdout.
+        match illegal.as_slice() {
+            [] => {}
+            [one] => send_error(&format!("searchmoves: '{one}' is not legal here; ignored")),
+            [first, ..] => send_error(&format!(
+                "searchmoves: {} moves are not legal here (the first: '{first}'); ignored",
+                illegal.len()
+            )),
         }
         if let Some(d) = go.depth {
             if d < 1 {

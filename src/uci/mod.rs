@@ -6,9 +6,13 @@ pub mod command;
 pub mod engine;
 pub mod options;
 
-use std::io::BufRead;
+use std::io::{BufRead, Read};
 
 use engine::{send_error, Engine, Flow};
+
+/// The longest input line read: thousands of times any real command (a `position` with a
+/// 1000-move game is about 5 KB), and a bound on the memory a line without end can take.
+pub const MAX_LINE_BYTES: usize = 16 << 20;
 
 /// Runs the UCI loop on stdin/stdout until `quit` or end of input.
 pub fn run() {
@@ -18,9 +22,20 @@ pub fn run() {
     let mut buffer = Vec::new();
     loop {
         buffer.clear();
-        match input.read_until(b'\n', &mut buffer) {
+        match (&mut input)
+            .take(MAX_LINE_BYTES as u64 + 1)
+            .read_until(b'\n', &mut buffer)
+        {
             Ok(0) | Err(_) => break,
             Ok(_) => {}
+        }
+        if buffer.len() > MAX_LINE_BYTES && buffer.last() != Some(&b'\n') {
+            skip_line(&mut input);
+            send_error(&format!(
+                "line longer than {} MiB ignored",
+                MAX_LINE_BYTES >> 20
+            ));
+            continue;
         }
         // Garbage bytes become replacement characters and then an unknown-command error.
         let line = String::from_utf8_lossy(&buffer);
@@ -34,4 +49,24 @@ pub fn run() {
         }
     }
     engine.finish();
+}
+
+/// Discards input up to and including the next newline (or to the end of input).
+fn skip_line(input: &mut impl BufRead) {
+    loop {
+        let chunk = match input.fill_buf() {
+            Ok(chunk) if !chunk.is_empty() => chunk,
+            _ => return,
+        };
+        match chunk.iter().position(|&b| b == b'\n') {
+            Some(i) => {
+                input.consume(i + 1);
+                return;
+            }
+            None => {
+                let n = chunk.len();
+                input.consume(n);
+            }
+        }
+    }
 }

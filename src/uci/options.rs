@@ -3,8 +3,9 @@
 use crate::params::DEFAULT_MOVE_OVERHEAD_MS;
 
 pub const HASH_DEFAULT_MB: usize = 16;
-/// Half of what these 24 GB machines have; a larger request could not be honoured.
-pub const HASH_MAX_MB: usize = 12_288;
+/// 1 TiB: more than most machines have. A request beyond the memory available is refused
+/// when it is made (see [`crate::memory`]), so the limit need not guess the machine.
+pub const HASH_MAX_MB: usize = 1 << 20;
 pub const MULTIPV_MAX: usize = 256;
 /// Search threads (Lazy SMP); more than the machine has cores only slows each one down.
 pub const THREADS_MAX: usize = 1024;

@@ -1,0 +1,67 @@
+//! How much memory a table may take before it is allocated.
+//!
+//! On Linux a large `try_reserve` usually succeeds whatever the machine has (overcommit), and
+//! the process is killed later, when the pages are touched. So table sizes are checked against
+//! the memory the system reports as available (`MemAvailable`, and a cgroup limit when one is
+//! set) before anything is freed or allocated: a request that does not fit is refused with a
+//! message and the old table stays.
+
+/// Fraction of the available memory (in percent) a table may take: the rest is left to the
+/// system and to whatever else runs beside the engine.
+const USABLE_PERCENT: u64 = 90;
+
+/// Megabytes the system can still give (`None` when it cannot tell, off Linux).
+pub fn available_mb() -> Option<u64> {
+    let meminfo = std::fs::read_to_string("/proc/meminfo").ok()?;
+    let kb: u64 = meminfo
+        .lines()
+        .find_map(|l| l.strip_prefix("MemAvailable:"))?
+        .trim()
+        .trim_end_matches("kB")
+        .trim()
+        .parse()
+        .ok()?;
+    let mut mb = kb / 1024;
+    // A cgroup (v2) limit, as in containers, can be far below what the machine has.
+    let cgroup = |file: &str| -> Option<u64> {
+        std::fs::read_to_string(format!("/sys/fs/cgroup/{file}"))
+            .ok()?
+            .trim()
+            .parse()
+            .ok()
+    };
+    if let (Some(max), Some(current)) = (cgroup("memory.max"), cgroup("memory.current")) {
+        mb = mb.min(max.saturating_sub(current) / (1024 * 1024));
+    }
+    Some(mb)
+}
+
+/// Whether a table of `mb` MiB may replace one of `replacing_mb` MiB (freed first). The error
+/// says how much could be had.
+pub fn check_table_size(what: &str, mb: usize, replacing_mb: usize) -> Result<(), String> {
+    let Some(available) = available_mb() else {
+        return Ok(()); // Unknown: the allocation itself will tell.
+    };
+    let usable = (available + replacing_mb as u64) * USABLE_PERCENT / 100;
+    if mb as u64 > usable {
+        return Err(format!(
+            "cannot allocate {mb} MB for the {what}: about {usable} MB can be had"
+        ));
+    }
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_table_larger_than_the_machine_is_refused_and_a_small_one_allowed() {
+        if available_mb().is_none() {
+            return; // Nothing to check against on this system.
+        }
+        assert!(check_table_size("hash table", 1, 0).is_ok());
+        let err = check_table_size("hash table", usize::MAX / (1 << 20), 16).unwrap_err();
+        assert!(err.contains("cannot allocate"), "{err}");
+    }
+}

@@ -1,0 +1,443 @@
+//! The command-line tools under attack: `perft`, `perft-suite`, `epd` and `tree` on inputs that
+//! are empty, binary, huge, truncated mid-line or nested 100 000 levels deep, absurd depths,
+//! sizes and thread counts, and stdout closed under them (`cutoff bench | head`).
+//!
+//! Every bad input must give a clear message on stderr and a non-zero exit, never a panic,
+//! a stack overflow or a hang. The bad files are generated in a fresh temporary directory.
+
+use std::io::{Read, Write};
+use std::path::{Path, PathBuf};
+use std::process::{Command, ExitStatus, Stdio};
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::time::{Duration, Instant};
+
+const BIN: &str = env!("CARGO_BIN_EXE_cutoff");
+
+/// No bad input may keep a tool busy longer than this (the machine may be loaded).
+const TIMEOUT: Duration = Duration::from_secs(60);
+
+/// A fresh directory under the system temp dir, removed when dropped.
+struct TempDir(PathBuf);
+
+impl TempDir {
+    fn new(what: &str) -> TempDir {
+        static COUNTER: AtomicUsize = AtomicUsize::new(0);
+        let n = COUNTER.fetch_add(1, Ordering::Relaxed);
+        let dir = std::env::temp_dir().join(format!(
+            "cutoff-cli-abuse-{}-{what}-{n}",
+            std::process::id()
+        ));
+        std::fs::create_dir_all(&dir).unwrap();
+        TempDir(dir)
+    }
+
+    fn file(&self, name: &str, contents: &[u8]) -> PathBuf {
+        let path = self.0.join(name);
+        std::fs::write(&path, contents).unwrap();
+        path
+    }
+}
+
+impl Drop for TempDir {
+    fn drop(&mut self) {
+        let _ = std::fs::remove_dir_all(&self.0);
+    }
+}
+
+struct Run {
+    status: ExitStatus,
+    stdout: String,
+    stderr: String,
+}
+
+/// Runs `cutoff <args>` with `stdin` as its input, killing it after [`TIMEOUT`].
+fn run_with_input(args: &[&str], stdin: &[u8]) -> Run {
+    let mut child = Command::new(BIN)
+        .args(args)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("start cutoff");
+    let mut input = child.stdin.take().unwrap();
+    let data = stdin.to_vec();
+    let writer = std::thread::spawn(move || {
+        let _ = input.write_all(&data);
+    });
+    let mut out = child.stdout.take().unwrap();
+    let mut err = child.stderr.take().unwrap();
+    let out_reader = std::thread::spawn(move || {
+        let mut s = Vec::new();
+        let _ = out.read_to_end(&mut s);
+        s
+    });
+    let err_reader = std::thread::spawn(move || {
+        let mut s = Vec::new();
+        let _ = err.read_to_end(&mut s);
+        s
+    });
+    let deadline = Instant::now() + TIMEOUT;
+    let status = loop {
+        if let Some(status) = child.try_wait().unwrap() {
+            break status;
+        }
+        if Instant::now() > deadline {
+            let _ = child.kill();
+            let _ = child.wait();
+            panic!("cutoff {args:?} still running after {TIMEOUT:?}");
+        }
+        std::thread::sleep(Duration::from_millis(10));
+    };
+    let _ = writer.join();
+    Run {
+        status,
+        stdout: String::from_utf8_lossy(&out_reader.join().unwrap()).into_owned(),
+        stderr: String::from_utf8_lossy(&err_reader.join().unwrap()).into_owned(),
+    }
+}
+
+fn run(args: &[&str]) -> Run {
+    run_with_input(args, b"")
+}
+
+/// No panic, no stack overflow, no abort, whatever the outcome.
+fn assert_no_crash(r: &Run, what: &str) {
+    let all = format!("{}{}", r.stdout, r.stderr);
+    for bad in [
+        "panicked",
+        "overflow",
+        "RUST_BACKTRACE",
+        "memory allocation",
+    ] {
+        assert!(!all.contains(bad), "{what}: '{bad}' in the output:\n{all}");
+    }
+    #[cfg(unix)]
+    {
+        use std::os::unix::process::ExitStatusExt;
+        assert_eq!(r.status.signal(), None, "{what}: killed by a signal\n{all}");
+    }
+}
+
+/// A refusal: non-zero exit, a message on stderr containing `expected`, no crash.
+fn assert_refused(r: &Run, what: &str, expected: &str) {
+    assert_no_crash(r, what);
+    assert!(
+        !r.status.success(),
+        "{what}: exit status {:?} should be a failure\nstdout:\n{}\nstderr:\n{}",
+        r.status,
+        r.stdout,
+        r.stderr
+    );
+    assert!(
+        r.stderr.contains(expected) || r.stdout.contains(expected),
+        "{what}: expected '{expected}' in the output\nstdout:\n{}\nstderr:\n{}",
+        r.stdout,
+        r.stderr
+    );
+    assert!(!r.stderr.trim().is_empty(), "{what}: nothing on stderr");
+}
+
+fn path_str(p: &Path) -> &str {
+    p.to_str().unwrap()
+}
+
+/// Bytes that are not UTF-8 text, with NULs, high bytes and stray line ends.
+fn binary_junk(len: usize) -> Vec<u8> {
+    let mut x: u32 = 0x9E37_79B9;
+    (0..len)
+        .map(|_| {
+            x ^= x << 13;
+            x ^= x >> 17;
+            x ^= x << 5;
+            (x >> 24) as u8 | 0x80
+        })
+        .collect()
+}
+
+const GOOD_SUITE_LINE: &str =
+    "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1 ;D1 20 ;D2 400";
+
+/// The inputs every file-reading tool must refuse: (name, contents, words the message holds).
+fn bad_files() -> Vec<(&'static str, Vec<u8>, &'static str)> {
+    let nested_brackets = "[".repeat(100_000) + &"]".repeat(100_000);
+    // An odd number: the last quoted operand never ends.
+    let nested_quotes = format!("{} ;c0 {}", GOOD_SUITE_LINE, "\"".repeat(100_001));
+    let huge_line = "rnbqkbnr/".repeat(1 << 20); // 9 MiB, one line, no newline
+    vec![
+        ("empty", Vec::new(), "no "),
+        ("blank lines only", b"\n\n   \n\r\n".to_vec(), "no "),
+        ("binary", binary_junk(4096), "UTF-8"),
+        (
+            "UTF-8 then one bad byte",
+            [GOOD_SUITE_LINE.as_bytes(), b"\n\xff\n"].concat(),
+            "UTF-8",
+        ),
+        (
+            "truncated mid-line",
+            b"rnbqkbnr/pppppppp/8/8/8/8/PPPP".to_vec(),
+            "line 1",
+        ),
+        ("huge single line", huge_line.into_bytes(), "line 1"),
+        (
+            "nested 100000 brackets",
+            nested_brackets.into_bytes(),
+            "line 1",
+        ),
+        ("nested 100000 quotes", nested_quotes.into_bytes(), "line 1"),
+    ]
+}
+
+#[test]
+fn perft_suite_refuses_empty_binary_huge_truncated_and_nested_files() {
+    let dir = TempDir::new("suite");
+    for (name, contents, expected) in bad_files() {
+        let file = dir.file("suite.epd", &contents);
+        let r = run(&["perft-suite", path_str(&file), "-t", "1"]);
+        assert_refused(&r, &format!("perft-suite on a {name} file"), expected);
+    }
+}
+
+#[test]
+fn epd_refuses_empty_binary_huge_truncated_and_nested_files() {
+    let dir = TempDir::new("epd");
+    for (name, contents, expected) in bad_files() {
+        let file = dir.file("suite.epd", &contents);
+        let r = run(&["epd", path_str(&file), "--depth", "1"]);
+        // `epd` skips unreadable lines (reported on stderr) and fails when nothing is left.
+        let expected = if expected.starts_with("line") {
+            "no readable positions"
+        } else {
+            expected
+        };
+        assert_refused(&r, &format!("epd on a {name} file"), expected);
+    }
+}
+
+#[test]
+fn file_tools_refuse_missing_files_directories_and_endless_devices() {
+    let dir = TempDir::new("paths");
+    let missing = dir.0.join("does-not-exist.epd");
+    let mut cases: Vec<(String, &str)> = vec![
+        (path_str(&missing).to_string(), "cannot read"),
+        (path_str(&dir.0).to_string(), "cannot read"),
+    ];
+    if Path::new("/dev/zero").exists() {
+        // An endless input must not be read into memory without bound.
+        cases.push(("/dev/zero".to_string(), "larger than"));
+    }
+    for (path, expected) in &cases {
+        for tool in ["perft-suite", "epd"] {
+            let r = run(&[tool, path]);
+            assert_refused(&r, &format!("{tool} {path}"), expected);
+        }
+    }
+}
+
+#[test]
+fn perft_suite_refuses_an_absurd_depth_in_the_file() {
+    let dir = TempDir::new("depth");
+    let file = dir.file("deep.epd", format!("{GOOD_SUITE_LINE} ;D99 1\n").as_bytes());
+    let r = run(&["perft-suite", path_str(&file)]);
+    assert_refused(&r, "a D99 count", "D99");
+    // The same line checked only to depth 2 passes.
+    let r = run(&["perft-suite", path_str(&file), "--max-depth", "2"]);
+    assert_no_crash(&r, "--max-depth 2");
+    assert!(r.status.success(), "{}\n{}", r.stdout, r.stderr);
+}
+
+#[test]
+fn perft_refuses_absurd_depths_hash_sizes_and_thread_counts() {
+    for depth in ["11", "99", "4294967295"] {
+        let r = run(&["perft", depth]);
+        assert_refused(&r, &format!("perft {depth}"), "maximum");
+    }
+    let r = run(&["perft", "99999999999999999999"]);
+    assert_refused(&r, "perft with a depth beyond u32", "invalid value");
+    let r = run(&["perft", "-3"]);
+    assert_refused(&r, "perft -3", "error");
+    for hash in ["100000000", "17592186044415", &usize::MAX.to_string()] {
+        let r = run(&["perft", "2", "--hash", hash]);
+        assert_refused(&r, &format!("perft --hash {hash}"), "cannot allocate");
+    }
+    let r = run(&["perft", "2", "--threads", "1000000"]);
+    assert_refused(&r, "perft --threads 1000000", "maximum");
+    let r = run(&["perft", "2", "--fen", "rnbqkbnr/pppppppp/8/8/8"]);
+    assert_refused(&r, "perft on a truncated FEN", "FEN");
+    let r = run(&["perft", "2", "--fen", "4k3/4R3/8/8/8/8/8/4K3 w - - 0 1"]);
+    assert_refused(&r, "perft with the side not to move in check", "illegal");
+}
+
+#[test]
+fn perft_at_the_documented_bounds_still_counts() {
+    let r = run(&["perft", "3", "--hash", "1", "--threads", "2"]);
+    assert_no_crash(&r, "perft 3");
+    assert!(r.status.success(), "{}", r.stderr);
+    assert!(r.stdout.contains("Nodes searched: 8902"), "{}", r.stdout);
+    let r = run(&["perft", "0"]);
+    assert!(r.stdout.contains("Nodes searched: 1"), "{}", r.stdout);
+}
+
+#[test]
+fn tree_refuses_bad_trees_with_a_message_not_a_stack_overflow() {
+    let deep_arg = "[".repeat(65_000) + "1" + &"]".repeat(65_000);
+    let cases: Vec<(&str, String, &str)> = vec![
+        ("empty", String::new(), "expected"),
+        ("truncated", "[[3,12,8],[2,4".to_string(), "end of input"),
+        ("trailing junk", "[1,2]]".to_string(), "after the end"),
+        (
+            "huge leaf",
+            "[1,99999999999999999999999]".to_string(),
+            "range",
+        ),
+        ("nested 65000 deep", deep_arg, "nesting"),
+        ("junk", "\u{fffd}[".to_string(), "expected"),
+    ];
+    for (name, tree, expected) in cases {
+        let r = run(&["tree", &tree]);
+        assert_refused(&r, &format!("tree: {name}"), expected);
+    }
+}
+
+#[test]
+fn tree_from_stdin_refuses_nesting_100000_deep_and_binary_input() {
+    let deep = "[".repeat(100_000) + "1" + &"]".repeat(100_000);
+    let r = run_with_input(&["tree", "-"], deep.as_bytes());
+    assert_refused(&r, "tree - nested 100000 deep", "nesting");
+    let r = run_with_input(&["tree", "-"], &binary_junk(1000));
+    assert_refused(&r, "tree - on binary input", "UTF-8");
+    let r = run_with_input(&["tree", "-"], b"");
+    assert_refused(&r, "tree - on empty input", "expected");
+    let r = run_with_input(&["tree", "-"], b"[[3,12,8],[2,4,6],[14,5,2]]\n");
+    assert!(r.status.success(), "{}", r.stderr);
+    assert!(r.stdout.contains("minimax: 3"), "{}", r.stdout);
+}
+
+#[test]
+fn tree_at_the_nesting_limit_is_analysed_without_overflowing_the_stack() {
+    let max = cutoff::reference::bracket::MAX_NESTING;
+    let tree = "[".repeat(max) + "1,2" + &"]".repeat(max);
+    let r = run_with_input(&["tree", "-"], tree.as_bytes());
+    assert_no_crash(&r, "tree at the nesting limit");
+    assert!(r.status.success(), "{}", r.stderr);
+    assert!(r.stdout.contains("minimax: "), "{}", r.stdout);
+}
+
+/// Starts `cutoff <args>`, closes its stdout at once (a reader like `head` that has gone) and
+/// returns how it ended and what it wrote on stderr.
+fn run_with_stdout_closed(args: &[&str]) -> (ExitStatus, String) {
+    let mut child = Command::new(BIN)
+        .args(args)
+        .stdin(Stdio::null())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("start cutoff");
+    drop(child.stdout.take());
+    let mut err = child.stderr.take().unwrap();
+    let err_reader = std::thread::spawn(move || {
+        let mut s = String::new();
+        let _ = err.read_to_string(&mut s);
+        s
+    });
+    let deadline = Instant::now() + TIMEOUT;
+    let status = loop {
+        if let Some(status) = child.try_wait().unwrap() {
+            break status;
+        }
+        if Instant::now() > deadline {
+            let _ = child.kill();
+            let _ = child.wait();
+            panic!("cutoff {args:?} with stdout closed still running after {TIMEOUT:?}");
+        }
+        std::thread::sleep(Duration::from_millis(10));
+    };
+    (status, err_reader.join().unwrap())
+}
+
+#[test]
+fn tools_stop_quietly_when_stdout_is_closed() {
+    let tree = "[[3,12,8],[2,4,6],[14,5,2]]";
+    let runs: [&[&str]; 4] = [
+        &["bench", "2"],
+        &["perft", "2", "--divide", "-t", "1"],
+        &["tree", tree, "--trace"],
+        &["compare", "--depth", "1"],
+    ];
+    for args in runs {
+        let (status, stderr) = run_with_stdout_closed(args);
+        assert!(
+            !stderr.contains("panicked") && !stderr.contains("Broken pipe"),
+            "cutoff {args:?} | (closed): {stderr}"
+        );
+        #[cfg(unix)]
+        {
+            use std::os::unix::process::ExitStatusExt;
+            // Like any Unix filter: done, or ended by SIGPIPE.
+            assert!(
+                status.success() || status.signal() == Some(libc_sigpipe()),
+                "cutoff {args:?} | (closed) ended with {status:?}: {stderr}"
+            );
+        }
+        #[cfg(not(unix))]
+        let _ = status;
+    }
+}
+
+/// SIGPIPE's number on every Unix Cutoff builds on.
+#[cfg(unix)]
+fn libc_sigpipe() -> i32 {
+    13
+}
+
+/// Runs `cutoff <args>` under `ulimit -v <kb>` (an address-space limit, as a container might
+/// impose), through `sh`.
+#[cfg(target_os = "linux")]
+fn run_limited(kb: u64, args: &str) -> Run {
+    let script = format!("ulimit -v {kb} && exec \"$0\" {args}");
+    let out = Command::new("sh")
+        .args(["-c", &script, BIN])
+        .stdin(Stdio::null())
+        .output()
+        .expect("run sh");
+    Run {
+        status: out.status,
+        stdout: String::from_utf8_lossy(&out.stdout).into_owned(),
+        stderr: String::from_utf8_lossy(&out.stderr).into_owned(),
+    }
+}
+
+#[cfg(target_os = "linux")]
+#[test]
+fn threads_the_system_will_not_give_are_reduced_not_a_panic() {
+    // 1000 workers with 16-64 MB stacks each do not fit in 2 GB of address space.
+    let r = run_limited(2 << 20, "perft 4 --threads 1000");
+    assert_no_crash(&r, "perft 4 --threads 1000 in 2 GB");
+    assert!(r.status.success(), "{}\n{}", r.stdout, r.stderr);
+    assert!(r.stdout.contains("Nodes searched: 197281"), "{}", r.stdout);
+    assert!(
+        r.stderr.contains("cannot start 1000 threads"),
+        "{}",
+        r.stderr
+    );
+
+    let dir = TempDir::new("threads");
+    let suite = dir.file("suite.epd", format!("{GOOD_SUITE_LINE}\n").as_bytes());
+    let r = run_limited(
+        2 << 20,
+        &format!("perft-suite {} --threads 1000", path_str(&suite)),
+    );
+    assert_no_crash(&r, "perft-suite --threads 1000 in 2 GB");
+    assert!(r.status.success(), "{}\n{}", r.stdout, r.stderr);
+
+    let epd = dir.file(
+        "one.epd",
+        b"6k1/5ppp/8/8/8/8/5PPP/3R2K1 w - - bm Rd8#; id \"mate\";\n",
+    );
+    let r = run_limited(
+        2 << 20,
+        &format!("epd {} --depth 2 --jobs 1000 --hash 1", path_str(&epd)),
+    );
+    assert_no_crash(&r, "epd --jobs 1000 in 2 GB");
+    assert!(r.status.success(), "{}\n{}", r.stdout, r.stderr);
+    assert!(r.stdout.contains("solved 1/1"), "{}", r.stdout);
+}

@@ -1,0 +1,215 @@
+//! Faults the hardening work found in the UCI loop, each pinned by the behaviour it broke:
+//! a `Hash` the machine cannot give, a closed stdout, an enormous `go mate`, an absurd
+//! `go perft`.
+
+mod common;
+
+use std::io::{Read, Write};
+use std::process::{Command, Stdio};
+use std::time::{Duration, Instant};
+
+use common::*;
+use shakmaty::CastlingMode;
+
+/// The `max` of the advertised `Hash` option.
+fn advertised_hash_max(e: &mut Engine) -> u64 {
+    let lines = e.handshake();
+    let decl = lines
+        .iter()
+        .find(|l| l.starts_with("option name Hash "))
+        .expect("Hash is advertised");
+    number_after(decl, "max").unwrap_or_else(|| panic!("no max in {decl:?}"))
+}
+
+/// Megabytes this machine reports as available (Linux), if it says.
+fn available_mb() -> Option<u64> {
+    let meminfo = std::fs::read_to_string("/proc/meminfo").ok()?;
+    let line = meminfo.lines().find(|l| l.starts_with("MemAvailable:"))?;
+    number_after(line, "memavailable:").map(|kb| kb / 1024)
+}
+
+#[test]
+fn hash_at_its_maximum_is_refused_with_an_error_and_the_old_table_kept() {
+    let mut e = Engine::new();
+    let max = advertised_hash_max(&mut e);
+    if let Some(available) = available_mb() {
+        assert!(
+            max > available,
+            "the test needs a Hash max ({max} MB) beyond this machine's {available} MB"
+        );
+    }
+    e.sync();
+    // A working table of a size the machine can give first, so "the old table" is not the default.
+    e.send("setoption name Hash value 32");
+    let lines = e.sync();
+    assert!(!lines.iter().any(|l| is_error_report(l)), "{lines:?}");
+
+    let started = Instant::now();
+    e.send(&format!("setoption name Hash value {max}"));
+    let lines = e.sync();
+    let error = lines
+        .iter()
+        .find(|l| l.starts_with("info string error: "))
+        .unwrap_or_else(|| panic!("no error for Hash {max}: {lines:?}\n{}", e.transcript()));
+    assert!(error.contains("cannot allocate"), "{error}");
+    assert!(error.contains("keeping the 32 MB table"), "{error}");
+    assert!(
+        started.elapsed() < SYNC_TIMEOUT,
+        "refusing took {:?}",
+        started.elapsed()
+    );
+
+    // The engine is alive and searches with the table it had.
+    let r = e.search("position startpos moves e2e4", "go depth 6", SEARCH_TIMEOUT);
+    check_search(
+        &play_moves(&pos_from_fen(STARTPOS), &["e2e4"]),
+        &r,
+        CastlingMode::Standard,
+    );
+    let last = r.last_main_info();
+    assert!(last.hashfull.is_some(), "{:?}", last.raw);
+    assert!(e.wait_exit(Duration::ZERO).is_none(), "the engine died");
+    assert!(!e.stderr_text().contains("panicked"), "{}", e.stderr_text());
+}
+
+#[test]
+fn hash_values_beyond_the_range_or_not_numbers_are_errors_and_change_nothing() {
+    let mut e = Engine::started();
+    for value in [
+        "0",
+        "-1",
+        "1048577",
+        "18446744073709551616",
+        "lots",
+        "",
+        "1.5",
+    ] {
+        e.send(&format!("setoption name Hash value {value}"));
+        let lines = e.sync();
+        assert!(
+            lines.iter().any(|l| is_error_report(l)),
+            "Hash {value:?}: {lines:?}"
+        );
+    }
+    let r = e.search("position startpos", "go depth 4", SEARCH_TIMEOUT);
+    check_search(&pos_from_fen(STARTPOS), &r, CastlingMode::Standard);
+}
+
+#[test]
+fn uci_loop_exits_cleanly_when_stdout_is_closed() {
+    let mut child = Command::new(BIN)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("start cutoff");
+    // The GUI went away: nobody reads stdout any more, but stdin stays open.
+    drop(child.stdout.take());
+    let mut stdin = child.stdin.take().unwrap();
+    stdin
+        .write_all(b"uci\nisready\nposition startpos\ngo infinite\n")
+        .unwrap();
+    stdin.flush().unwrap();
+    let deadline = Instant::now() + SYNC_TIMEOUT;
+    let status = loop {
+        if let Some(status) = child.try_wait().unwrap() {
+            break status;
+        }
+        if Instant::now() > deadline {
+            let _ = child.kill();
+            let _ = child.wait();
+            panic!("the engine kept running with stdout closed");
+        }
+        std::thread::sleep(Duration::from_millis(10));
+    };
+    let mut stderr = String::new();
+    child
+        .stderr
+        .take()
+        .unwrap()
+        .read_to_string(&mut stderr)
+        .unwrap();
+    assert!(status.success(), "{status:?}: {stderr}");
+    assert!(!stderr.contains("panicked"), "{stderr}");
+    drop(stdin);
+}
+
+#[test]
+fn go_mate_with_an_enormous_distance_still_searches_and_finds_the_mate() {
+    // Before the fix, `2 * n` plies overflowed and the move played was the first one
+    // generated, unsearched.
+    let fen = "6k1/5ppp/8/8/8/8/5PPP/3R2K1 w - - 0 1";
+    let mut e = Engine::started();
+    for n in ["4294967295", "1073741824", "2147483648"] {
+        let r = e.search(
+            &format!("position fen {fen}"),
+            &format!("go mate {n}"),
+            SEARCH_TIMEOUT,
+        );
+        assert_eq!(r.bestmove, "d1d8", "go mate {n}: {}", r.raw);
+    }
+}
+
+#[test]
+fn go_perft_beyond_the_maximum_is_refused_and_the_engine_answers_at_once() {
+    let mut e = Engine::started();
+    for depth in ["11", "99", "4294967295"] {
+        e.send(&format!("go perft {depth}"));
+        let lines = e.sync();
+        assert!(
+            lines
+                .iter()
+                .any(|l| l.starts_with("info string error: ") && l.contains("maximum")),
+            "go perft {depth}: {lines:?}"
+        );
+    }
+    e.send("go perft 2");
+    let lines = e.sync();
+    assert!(
+        lines.iter().any(|l| l == "Nodes searched: 400"),
+        "{lines:?}"
+    );
+}
+
+#[test]
+fn illegal_searchmoves_are_reported_in_one_line_however_many_there_are() {
+    let mut e = Engine::started();
+    e.send("position startpos");
+    let junk = vec!["e7e5"; 5000].join(" ");
+    e.send(&format!("go depth 1 searchmoves e2e4 {junk}"));
+    let r = e.wait_bestmove(SEARCH_TIMEOUT);
+    let errors: Vec<&String> = r.lines.iter().filter(|l| is_error_report(l)).collect();
+    assert_eq!(errors.len(), 1, "{errors:?}");
+    assert!(errors[0].contains("5000"), "{errors:?}");
+    assert_eq!(r.bestmove, "e2e4", "{}", r.raw);
+}
+
+#[test]
+fn a_line_longer_than_the_input_limit_is_ignored_with_an_error_and_the_position_kept() {
+    let mut e = Engine::started();
+    e.send("position startpos moves e2e4");
+    e.sync();
+    // 17 MiB of a legal-looking move list, then the end of the line.
+    let mut line = b"position startpos moves ".to_vec();
+    while line.len() < 17 << 20 {
+        line.extend_from_slice(b"g1f3 g8f6 f3g1 f6g8 ");
+    }
+    line.push(b'\n');
+    e.send_bytes(&line);
+    let lines = e.sync();
+    assert!(
+        lines
+            .iter()
+            .any(|l| l.starts_with("info string error: ") && l.contains("longer than")),
+        "{lines:?}"
+    );
+    e.send("d");
+    let fen = e.expect_line("Fen:", SYNC_TIMEOUT, |l| l.starts_with("Fen: "));
+    assert_eq!(
+        fen,
+        "Fen: rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - 0 1"
+    );
+    // The next line is read as a line of its own.
+    let r = e.search("position startpos", "go depth 2", SEARCH_TIMEOUT);
+    check_search(&pos_from_fen(STARTPOS), &r, CastlingMode::Standard);
+}
