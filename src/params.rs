@@ -14,8 +14,8 @@ pub mod features {
     pub const SEE_ORDERING_AND_QUIESCENCE_PRUNING: bool = true;
     /// Not yet proven: off until its SPRT passes.
     pub const MATE_DISTANCE_PRUNING: bool = false;
-    /// Not yet proven: off until its SPRT passes.
-    pub const INTERNAL_ITERATIVE_REDUCTION: bool = false;
+    /// Proven: +29.0 ± 17.5 Elo (SPRT, 1046 games).
+    pub const INTERNAL_ITERATIVE_REDUCTION: bool = true;
     /// Not yet proven: off until its SPRT passes.
     pub const COUNTER_MOVES: bool = false;
     /// Not yet proven (needs games under a clock): off until its SPRT passes.
