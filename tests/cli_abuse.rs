@@ -5,11 +5,14 @@
 //! Every bad input must give a clear message on stderr and a non-zero exit, never a panic,
 //! a stack overflow or a hang. The bad files are generated in a fresh temporary directory.
 
+mod common;
+use common::wait_with_deadline;
+
 use std::io::{Read, Write};
 use std::path::{Path, PathBuf};
 use std::process::{Command, ExitStatus, Stdio};
 use std::sync::atomic::{AtomicUsize, Ordering};
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 const BIN: &str = env!("CARGO_BIN_EXE_cutoff");
 
@@ -76,18 +79,8 @@ fn run_with_input(args: &[&str], stdin: &[u8]) -> Run {
         let _ = err.read_to_end(&mut s);
         s
     });
-    let deadline = Instant::now() + TIMEOUT;
-    let status = loop {
-        if let Some(status) = child.try_wait().unwrap() {
-            break status;
-        }
-        if Instant::now() > deadline {
-            let _ = child.kill();
-            let _ = child.wait();
-            panic!("cutoff {args:?} still running after {TIMEOUT:?}");
-        }
-        std::thread::sleep(Duration::from_millis(10));
-    };
+    let status = wait_with_deadline(&mut child, TIMEOUT)
+        .unwrap_or_else(|| panic!("cutoff {args:?} still running after {TIMEOUT:?}"));
     let _ = writer.join();
     Run {
         status,
@@ -339,18 +332,9 @@ fn run_with_stdout_closed(args: &[&str]) -> (ExitStatus, String) {
         let _ = err.read_to_string(&mut s);
         s
     });
-    let deadline = Instant::now() + TIMEOUT;
-    let status = loop {
-        if let Some(status) = child.try_wait().unwrap() {
-            break status;
-        }
-        if Instant::now() > deadline {
-            let _ = child.kill();
-            let _ = child.wait();
-            panic!("cutoff {args:?} with stdout closed still running after {TIMEOUT:?}");
-        }
-        std::thread::sleep(Duration::from_millis(10));
-    };
+    let status = wait_with_deadline(&mut child, TIMEOUT).unwrap_or_else(|| {
+        panic!("cutoff {args:?} with stdout closed still running after {TIMEOUT:?}")
+    });
     (status, err_reader.join().unwrap())
 }
 

@@ -110,18 +110,8 @@ fn uci_loop_exits_cleanly_when_stdout_is_closed() {
         .write_all(b"uci\nisready\nposition startpos\ngo infinite\n")
         .unwrap();
     stdin.flush().unwrap();
-    let deadline = Instant::now() + SYNC_TIMEOUT;
-    let status = loop {
-        if let Some(status) = child.try_wait().unwrap() {
-            break status;
-        }
-        if Instant::now() > deadline {
-            let _ = child.kill();
-            let _ = child.wait();
-            panic!("the engine kept running with stdout closed");
-        }
-        std::thread::sleep(Duration::from_millis(10));
-    };
+    let status = wait_with_deadline(&mut child, SYNC_TIMEOUT)
+        .unwrap_or_else(|| panic!("the engine kept running with stdout closed"));
     let mut stderr = String::new();
     child
         .stderr

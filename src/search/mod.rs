@@ -139,6 +139,21 @@ pub struct SearchOutcome {
 }
 
 impl SearchOutcome {
+    /// The outcome before any iteration has finished: no move, no nodes, `score` as a placeholder.
+    fn nothing_searched(score: Score) -> SearchOutcome {
+        SearchOutcome {
+            best_move: None,
+            ponder_move: None,
+            score,
+            depth: 0,
+            seldepth: 0,
+            pv: Vec::new(),
+            nodes: 0,
+            elapsed: Duration::ZERO,
+            stats: Stats::default(),
+        }
+    }
+
     pub fn nps(&self) -> u64 {
         (self.nodes as f64 / self.elapsed.as_secs_f64().max(1e-6)) as u64
     }
@@ -342,21 +357,12 @@ impl Searcher {
         );
         worker.helper_nodes = self.helpers.node_counts();
 
-        let mut outcome = SearchOutcome {
-            best_move: None,
-            ponder_move: None,
-            score: if game.root.is_check() && legal.is_empty() {
+        let mut outcome =
+            SearchOutcome::nothing_searched(if game.root.is_check() && legal.is_empty() {
                 Score::mated_in(0)
             } else {
                 Score::DRAW
-            },
-            depth: 0,
-            seldepth: 0,
-            pv: Vec::new(),
-            nodes: 0,
-            elapsed: Duration::ZERO,
-            stats: Stats::default(),
-        };
+            });
 
         if !root_moves.is_empty() {
             let max_depth = match (limits.depth, limits.mate) {
@@ -509,17 +515,7 @@ fn helper_search(
         infinite: true,
         ..Limits::default()
     };
-    let mut outcome = SearchOutcome {
-        best_move: None,
-        ponder_move: None,
-        score: Score::DRAW,
-        depth: 0,
-        seldepth: 0,
-        pv: Vec::new(),
-        nodes: 0,
-        elapsed: Duration::ZERO,
-        stats: Stats::default(),
-    };
+    let mut outcome = SearchOutcome::nothing_searched(Score::DRAW);
     iterate(
         &mut worker,
         game,

@@ -862,3 +862,20 @@ pub fn sleep_ms(ms: u64) {
 pub fn ms(n: u64) -> Duration {
     Duration::from_millis(n)
 }
+
+/// Waits for `child` to exit; past `timeout` it is killed and reaped, and `None` is returned so
+/// the caller can fail with its own message.
+pub fn wait_with_deadline(child: &mut Child, timeout: Duration) -> Option<ExitStatus> {
+    let deadline = Instant::now() + timeout;
+    loop {
+        if let Some(status) = child.try_wait().unwrap() {
+            return Some(status);
+        }
+        if Instant::now() > deadline {
+            let _ = child.kill();
+            let _ = child.wait();
+            return None;
+        }
+        thread::sleep(Duration::from_millis(10));
+    }
+}
