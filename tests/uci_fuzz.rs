@@ -480,6 +480,8 @@ fn setoption_line() -> impl Strategy<Value = String> {
             "Nullmove",
             "\u{fffd}",
             "Thread",
+            "Threads",
+            "threads",
         ]),
         prop::option::of(prop::sample::select(vec![
             "1",
@@ -776,6 +778,7 @@ fn oracle_setoption(words: &[&str]) -> Result<OptionChange, String> {
         "clear hash" => Ok(OptionChange::Other),
         "multipv" => spin(1, 256),
         "move overhead" => spin(0, 5000),
+        "threads" => spin(1, 1024),
         "ponder" => check().map(|_| OptionChange::Other),
         "uci_chess960" => check().map(OptionChange::Chess960),
         _ => Err("unknown option".into()),
