@@ -1,16 +1,17 @@
-//! Data generation and the Texel tuner: gradients, convergence, the generated weights file, and
-//! the data `cutoff datagen` writes.
+//! Data generation and the Texel tuner: traces that reproduce the evaluation, gradients,
+//! convergence, the generated weights file, and the data `cutoff datagen` writes.
 
 use std::path::PathBuf;
 use std::process::Command;
 
+use cutoff::datagen::record::{decode_all, Record};
 use cutoff::datagen::{play_game, GameConfig, Rng};
-use cutoff::eval::pst::TABLE;
+use cutoff::eval::params::{self, COUNT, GROUPS};
 use cutoff::eval::{breakdown, evaluate};
 use cutoff::position::Game;
 use cutoff::search::Searcher;
 use cutoff::tune::features::{self, Dataset, PARAMS};
-use cutoff::tune::weights_file::{current_totals, Weights};
+use cutoff::tune::weights_file::{self, current};
 use cutoff::tune::{error, error_and_gradient, fit_k, train, white_eval, TrainConfig};
 use shakmaty::fen::Fen;
 use shakmaty::{CastlingMode, Chess, EnPassantMode, Position};
@@ -54,16 +55,19 @@ fn self_play_dataset(games: u64) -> Dataset {
         random_plies: (2, 4),
     };
     let mut searcher = Searcher::new(1);
-    let mut data = Dataset::default();
+    let mut records = Vec::new();
     for index in 0..games {
-        let record = play_game(&mut searcher, &book, &config, 5, index).unwrap();
-        let result = record.result.label().parse::<f32>().unwrap();
-        for fen in &record.fens {
-            let (board, _) = features::parse_line(&format!("{fen} | 0.5")).unwrap();
-            data.push(&board, result);
-        }
+        records.extend(
+            play_game(&mut searcher, &book, &config, 5, index)
+                .unwrap()
+                .records,
+        );
     }
-    data
+    Dataset::from_records(&records)
+}
+
+fn current_totals() -> Vec<f64> {
+    weights_file::to_params(&current())
 }
 
 fn temp_path(name: &str) -> PathBuf {
@@ -71,17 +75,23 @@ fn temp_path(name: &str) -> PathBuf {
 }
 
 #[test]
-fn feature_extraction_reproduces_evaluate_exactly() {
+fn traces_reproduce_evaluate_exactly() {
     let positions = random_positions(60, 120);
     assert!(positions.len() > 3000);
     let totals = current_totals();
+    let weights = current();
     let mut data = Dataset::default();
     for pos in &positions {
-        data.push(pos.board(), 0.5);
+        data.push(&features::trace(pos.board(), pos.turn()), 0.5, 0.0);
     }
     for (i, pos) in positions.iter().enumerate() {
-        let (f, phase, _) = data.get(i);
-        let white = features::white_eval(f, phase, &TABLE);
+        let range = data.offsets[i] as usize..data.offsets[i + 1] as usize;
+        let white = features::white_eval(
+            &data.entries[range],
+            data.phases[i],
+            data.scales[i],
+            &weights,
+        );
         assert_eq!(white, breakdown(pos).white, "{}", fen(pos));
         let stm = if pos.turn().is_white() { white } else { -white };
         assert_eq!(stm, evaluate(pos).0);
@@ -96,11 +106,12 @@ fn fen(pos: &Chess) -> String {
 }
 
 #[test]
-fn analytic_gradient_matches_finite_differences() {
-    let positions = random_positions(4, 60);
+fn analytic_gradient_matches_finite_differences_in_every_group() {
+    let positions = random_positions(8, 80);
     let mut data = Dataset::default();
     for (i, pos) in positions.iter().enumerate() {
-        data.push(pos.board(), [0.0, 0.5, 1.0][i % 3]);
+        let t = features::trace(pos.board(), pos.turn());
+        data.push(&t, [0.0, 0.5, 1.0][i % 3], 0.0);
     }
     // Move away from the starting weights so that no term happens to vanish.
     let mut params = current_totals();
@@ -112,7 +123,7 @@ fn analytic_gradient_matches_finite_differences() {
     let mut grad = vec![0.0; PARAMS];
     error_and_gradient(&data, &params, k, &mut grad);
     let step = 1e-3;
-    let mut checked = 0;
+    let mut checked = vec![0; GROUPS.len()];
     for index in 0..PARAMS {
         let mut plus = params.clone();
         plus[index] += step;
@@ -120,16 +131,22 @@ fn analytic_gradient_matches_finite_differences() {
         minus[index] -= step;
         let numeric = (error(&data, &plus, k) - error(&data, &minus, k)) / (2.0 * step);
         let tolerance = 1e-7 + 1e-4 * numeric.abs();
+        let (group, _) = params::group_of(index % COUNT);
         assert!(
             (grad[index] - numeric).abs() <= tolerance,
-            "parameter {index}: analytic {} numeric {numeric}",
+            "parameter {index} ({group}): analytic {} numeric {numeric}",
             grad[index]
         );
         if numeric.abs() > 1e-7 {
-            checked += 1;
+            checked[GROUPS.iter().position(|g| g.0 == group).unwrap()] += 1;
         }
     }
-    assert!(checked > 50, "only {checked} parameters had a gradient");
+    // Every group that random positions exercise had a gradient to compare.
+    for (g, &(name, _, _)) in GROUPS.iter().enumerate() {
+        if !["PASSED_BLOCKED", "OUTPOST", "ROOK_SEVENTH", "HANGING"].contains(&name) {
+            assert!(checked[g] > 0, "no gradient checked in {name}");
+        }
+    }
 }
 
 #[test]
@@ -207,48 +224,104 @@ fn early_stopping_keeps_the_epoch_with_the_lowest_validation_error() {
 }
 
 #[test]
-fn datagen_writes_quiet_labelled_positions_deterministically() {
+fn datagen_writes_every_searched_position_deterministically_and_appends() {
     let book_path = temp_path("book.epd");
     std::fs::write(&book_path, BOOK.join(" bm e4;\n")).unwrap();
-    let run = |threads: &str, out: &PathBuf| {
-        let status = Command::new(env!("CARGO_BIN_EXE_cutoff"))
-            .args(["datagen", "--book"])
+    let run = |threads: &str, out: &PathBuf, games: &str, append: bool| {
+        let mut cmd = Command::new(env!("CARGO_BIN_EXE_cutoff"));
+        cmd.args(["datagen", "--book"])
             .arg(&book_path)
             .arg("--out")
             .arg(out)
-            .args(["--games", "2", "--nodes", "200", "--seed", "3"])
-            .args(["--threads", threads])
-            .output()
-            .unwrap();
-        assert!(status.status.success(), "{status:?}");
-        let mut lines: Vec<String> = std::fs::read_to_string(out)
-            .unwrap()
-            .lines()
-            .map(str::to_string)
-            .collect();
-        lines.sort();
-        lines
+            .args(["--games", games, "--nodes", "200", "--seed", "3"])
+            .args(["--threads", threads]);
+        if append {
+            cmd.arg("--append");
+        }
+        let output = cmd.output().unwrap();
+        assert!(output.status.success(), "{output:?}");
+        let mut records = decode_all(&std::fs::read(out).unwrap()).unwrap();
+        records.sort_by_key(|r| (r.game, r.ply));
+        records
     };
-    let (out1, out2) = (temp_path("one.txt"), temp_path("two.txt"));
-    let lines = run("2", &out1);
-    assert!(lines.len() >= 10, "{} lines", lines.len());
-    let mut searcher = Searcher::new(1);
-    for line in &lines {
-        let (fen, result) = line.rsplit_once(" | ").unwrap();
-        assert!(["1.0", "0.5", "0.0"].contains(&result), "{line}");
-        let pos: Chess = fen
-            .parse::<Fen>()
-            .unwrap()
-            .into_position(CastlingMode::Standard)
-            .unwrap();
-        assert!(!pos.is_check(), "{line}");
-        assert!(!pos.legal_moves().is_empty(), "{line}");
-        assert_eq!(searcher.quiescence(&pos), evaluate(&pos), "{line}");
+    let (out1, out2) = (temp_path("one.bin"), temp_path("two.bin"));
+    let _ = std::fs::remove_file(&out1);
+    let _ = std::fs::remove_file(&out2);
+    let records = run("2", &out1, "2", false);
+    assert!(records.len() >= 20, "{} records", records.len());
+    let mut quiet = 0;
+    for r in &records {
+        let pos = r.position().unwrap();
+        assert!(!pos.legal_moves().is_empty());
+        assert_eq!(r.in_check, pos.is_check());
+        assert!([0.0, 0.5, 1.0].contains(&r.result));
+        quiet += usize::from(r.is_quiet());
     }
-    assert_eq!(run("1", &out2), lines, "same seed, other thread count");
+    assert!(quiet > 0 && quiet < records.len(), "{quiet} quiet");
+    // Every ply of each game is there, in order.
+    for game in [0, 1] {
+        let plies: Vec<u16> = records
+            .iter()
+            .filter(|r| r.game == game)
+            .map(|r| r.ply)
+            .collect();
+        assert_eq!(plies, (0..plies.len() as u16).collect::<Vec<_>>());
+    }
+    assert_eq!(
+        run("1", &out2, "2", false),
+        records,
+        "same seed, other thread count"
+    );
+    // Refuses to overwrite; appends new games after a cut-off partial record.
+    let refused = Command::new(env!("CARGO_BIN_EXE_cutoff"))
+        .args(["datagen", "--book"])
+        .arg(&book_path)
+        .arg("--out")
+        .arg(&out1)
+        .args(["--games", "1"])
+        .output()
+        .unwrap();
+    assert!(!refused.status.success());
+    let mut bytes = std::fs::read(&out1).unwrap();
+    bytes.extend_from_slice(&[7; 13]);
+    std::fs::write(&out1, bytes).unwrap();
+    let appended = run("1", &out1, "1", true);
+    assert!(appended.len() > records.len());
+    assert!(appended.iter().any(|r| r.game == 2), "the next game index");
+    assert!(appended.iter().all(|r| r.game <= 2));
+    assert_eq!(std::fs::metadata(&out1).unwrap().len() % 40, 0);
     for p in [book_path, out1, out2] {
         let _ = std::fs::remove_file(p);
     }
+}
+
+#[test]
+fn datagen_dump_prints_one_line_per_record() {
+    let out = temp_path("dump.bin");
+    let pos = Chess::default();
+    let m = pos.legal_moves()[0];
+    let mut bytes = Vec::new();
+    for ply in 0..3 {
+        bytes.extend_from_slice(&Record::new(&pos, cutoff::types::Score(25), &m, ply, 4).encode());
+    }
+    std::fs::write(&out, bytes).unwrap();
+    let output = Command::new(env!("CARGO_BIN_EXE_cutoff"))
+        .args(["datagen", "--dump"])
+        .arg(&out)
+        .output()
+        .unwrap();
+    assert!(output.status.success(), "{output:?}");
+    let text = String::from_utf8(output.stdout).unwrap();
+    let lines: Vec<&str> = text.lines().collect();
+    assert_eq!(lines.len(), 3);
+    assert!(
+        lines[2].starts_with(
+            "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1 | 25 | 0.5 | game 4 ply 2 |"
+        ),
+        "{}",
+        lines[2]
+    );
+    let _ = std::fs::remove_file(out);
 }
 
 #[test]
@@ -274,18 +347,14 @@ fn tune_command_writes_a_weights_file_naming_its_command() {
         .unwrap();
     assert!(output.status.success(), "{output:?}");
     let written = std::fs::read_to_string(&out).unwrap();
-    let (weights, source) = Weights::parse(&written).unwrap();
+    let (weights, source) = weights_file::parse(&written).unwrap();
     assert!(source.starts_with("cutoff tune --data "), "{source}");
     assert!(
         source.ends_with("--epochs 5 --validation 0 --threads 1"),
         "{source}"
     );
-    assert_eq!(weights.render(&source), written);
-    assert_ne!(
-        weights,
-        Weights::current(),
-        "five Adam steps changed nothing"
-    );
+    assert_eq!(weights_file::render(&weights, &source), written);
+    assert_ne!(weights, current(), "five Adam steps changed nothing");
     for p in [data_path, out] {
         let _ = std::fs::remove_file(p);
     }

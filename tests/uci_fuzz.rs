@@ -884,13 +884,19 @@ fn is_protocol_line(line: &str) -> bool {
             "Fen: ",
             "Key: ",
             "Checkers:",
-            "Material+PST",
+            " Term ",
+            " Total ",
+            "-----",
+            "                            |",
             "Phase: ",
             "Final evaluation: ",
             "Nodes searched: ",
         ]
         .iter()
         .any(|p| line.starts_with(p))
+        || cutoff::eval::params::GROUPS
+            .iter()
+            .any(|g| line.starts_with(&format!(" {} ", g.0)))
 }
 
 impl Run {

@@ -1,50 +1,198 @@
-//! Static evaluation: material plus tapered piece-square tables.
+//! Static evaluation: a classical one, linear in its parameters.
 //!
-//! Every piece contributes a middlegame and an endgame value; the two sums are blended by the
-//! game phase (how much non-pawn material is left), so that, say, the king hides in the
-//! middlegame and walks to the centre in the endgame without a jump in between.
+//! Material and piece-square tables relative to both kings form the root; mobility, pawn
+//! structure, king safety, threats and piece terms are added, each a named group of the one
+//! weight table ([`params`], [`weights`]). Every term has a middlegame and an endgame value; the
+//! two sums are blended by the game phase (how much non-pawn material is left), the endgame sum
+//! first scaled down in drawish endings ([`scale`]).
+//!
+//! The code is written once, generic over a [`trace::Trace`]: the search pays nothing for it,
+//! the tuner reads each parameter's coefficient from it, and the `eval` command each term's
+//! contribution.
 
-pub mod pst;
+pub mod bits;
+mod king;
+pub mod params;
+mod pawns;
+mod pieces;
+pub mod report;
+pub mod scale;
+pub mod taper;
+pub mod trace;
 pub mod weights;
 
-use shakmaty::{Chess, Color, Position};
+use shakmaty::attacks::king_attacks;
+use shakmaty::{Board, Chess, Color, Position, Role, Square};
 
 use crate::types::Score;
-use pst::{Taper, MAX_PHASE};
+use bits::pawn_attacks;
+use params::{MATERIAL, PST_ENEMY_KING, PST_OWN_KING, TEMPO};
+pub use taper::Taper;
+use trace::{NoTrace, Trace};
+use weights::WEIGHTS;
 
-/// The parts of an evaluation, for the `eval` debugging command.
+/// How much each role counts towards the middlegame phase; a full board is `MAX_PHASE`.
+pub const PHASE_WEIGHT: [i32; 6] = [0, 1, 1, 2, 4, 0];
+pub const MAX_PHASE: i32 = 24;
+
+/// The parts of an evaluation.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct Breakdown {
     /// White's middlegame and endgame sums minus Black's.
     pub white_minus_black: Taper,
     /// 0 (bare kings and pawns) to `MAX_PHASE` (all pieces on the board).
     pub phase: i32,
+    /// Endgame scale, `scale::SCALE_NORMAL` when nothing is drawish.
+    pub scale: i32,
     /// The blended value from White's side.
     pub white: i32,
 }
 
-/// Evaluates the board from White's side.
+/// The blend of a middlegame/endgame sum: `(mg·phase + eg·scale/128·(24 − phase)) / 24`, in
+/// integers (the tuner reproduces it exactly).
+#[inline]
+pub fn blend(sum: Taper, phase: i32, scale: i32) -> i32 {
+    let normal = scale::SCALE_NORMAL;
+    (sum.mg * phase * normal + sum.eg * (MAX_PHASE - phase) * scale) / (MAX_PHASE * normal)
+}
+
+/// What one side attacks, filled in as the evaluation goes.
+#[derive(Clone, Copy, Debug, Default)]
+struct Side {
+    pawn_attacks: u64,
+    /// Attacks by role (pawn to king).
+    by_role: [u64; 6],
+    all: u64,
+    /// Squares attacked at least twice.
+    twice: u64,
+    /// The king's square and its neighbours.
+    king_zone: u64,
+    /// Attack units of enemy pieces on this side's king zone, and their attacks on it.
+    zone_units: i32,
+    zone_attacks: i32,
+}
+
+/// One evaluation in progress.
+struct Eval<'a, T: Trace> {
+    board: &'a Board,
+    occupied: u64,
+    /// White's side, Black's side.
+    sides: [Side; 2],
+    score: [Taper; 2],
+    trace: &'a mut T,
+}
+
+fn side_index(color: Color) -> usize {
+    usize::from(color.is_black())
+}
+
+impl<'a, T: Trace> Eval<'a, T> {
+    /// Parameter `index` counts `count` times for `color`.
+    #[inline]
+    fn add(&mut self, index: usize, color: Color, count: i32) {
+        self.score[side_index(color)] += WEIGHTS[index] * count;
+        self.trace.add(index, color, count);
+    }
+
+    fn side(&self, color: Color) -> &Side {
+        &self.sides[side_index(color)]
+    }
+
+    fn side_mut(&mut self, color: Color) -> &mut Side {
+        &mut self.sides[side_index(color)]
+    }
+
+    fn pawns_of(&self, color: Color) -> u64 {
+        u64::from(self.board.by_piece(Role::Pawn.of(color)))
+    }
+
+    fn pieces_of(&self, color: Color) -> u64 {
+        u64::from(self.board.by_color(color))
+    }
+
+    fn kings(&self) -> u64 {
+        u64::from(self.board.kings())
+    }
+
+    fn king(&self, color: Color) -> Option<u32> {
+        self.board.king_of(color).map(u32::from)
+    }
+
+    /// Material and both king-relative placement tables; returns the phase.
+    fn material_and_placement(&mut self) -> i32 {
+        let files = [Color::White, Color::Black].map(|c| self.king(c).map_or(4, |k| k % 8));
+        let mut phase = 0;
+        for (square, piece) in self.board {
+            let color = piece.color;
+            let role = piece.role as usize - 1;
+            let own_side = if color.is_white() { 0 } else { 56 };
+            let relative = u32::from(square) as usize ^ own_side;
+            let mirror = |king_file: u32| if king_file < 4 { 7 } else { 0 };
+            let own = relative ^ mirror(files[side_index(color)]);
+            let enemy = relative ^ mirror(files[side_index(!color)]);
+            self.add(MATERIAL + role, color, 1);
+            self.add(PST_OWN_KING + role * 64 + own, color, 1);
+            self.add(PST_ENEMY_KING + role * 64 + enemy, color, 1);
+            phase += PHASE_WEIGHT[role];
+        }
+        phase.min(MAX_PHASE)
+    }
+
+    /// Pawn and king attacks and the king zone of `color`: what the other terms start from.
+    fn init_side(&mut self, color: Color) {
+        let pawns = pawn_attacks(color, self.pawns_of(color));
+        let king = self.king(color);
+        let king_attacks = king.map_or(0, |k| u64::from(king_attacks(Square::new(k))));
+        let side = self.side_mut(color);
+        side.pawn_attacks = pawns;
+        side.by_role[0] = pawns;
+        side.by_role[5] = king_attacks;
+        side.twice = pawns & king_attacks;
+        side.all = pawns | king_attacks;
+        side.king_zone = king_attacks | king.map_or(0, |k| 1u64 << k);
+    }
+
+    fn run(mut self, turn: Color) -> Breakdown {
+        let phase = self.material_and_placement();
+        for color in Color::ALL {
+            self.init_side(color);
+        }
+        for color in Color::ALL {
+            self.mobility(color);
+        }
+        for color in Color::ALL {
+            self.pawns(color);
+            self.king_safety(color);
+            self.threats(color);
+            self.piece_extras(color);
+        }
+        self.add(TEMPO, turn, 1);
+        let sum = self.score[0] - self.score[1];
+        let scale = scale::endgame_scale(self.board, sum.eg);
+        Breakdown {
+            white_minus_black: sum,
+            phase,
+            scale,
+            white: blend(sum, phase, scale),
+        }
+    }
+}
+
+/// Evaluates `board` with `turn` to move from White's side, telling `trace` every term.
+pub fn traced<T: Trace>(board: &Board, turn: Color, trace: &mut T) -> Breakdown {
+    Eval {
+        board,
+        occupied: u64::from(board.occupied()),
+        sides: [Side::default(); 2],
+        score: [Taper::default(); 2],
+        trace,
+    }
+    .run(turn)
+}
+
+/// Evaluates the position from White's side.
 pub fn breakdown(pos: &Chess) -> Breakdown {
-    let board = pos.board();
-    let mut sum = Taper::default();
-    let mut phase = 0;
-    for (square, piece) in board {
-        let (sign, sq) = match piece.color {
-            Color::White => (1, usize::from(square)),
-            Color::Black => (-1, usize::from(square) ^ 56),
-        };
-        let t = pst::entry(piece.role, sq);
-        sum.mg += sign * t.mg;
-        sum.eg += sign * t.eg;
-        phase += pst::phase_weight(piece.role);
-    }
-    let phase = phase.min(MAX_PHASE);
-    let white = (sum.mg * phase + sum.eg * (MAX_PHASE - phase)) / MAX_PHASE;
-    Breakdown {
-        white_minus_black: sum,
-        phase,
-        white,
-    }
+    traced(pos.board(), pos.turn(), &mut NoTrace)
 }
 
 /// The position's value for the side to move, in centipawns.
@@ -58,59 +206,4 @@ pub fn evaluate(pos: &Chess) -> Score {
 }
 
 #[cfg(test)]
-mod tests {
-    use super::*;
-    use shakmaty::fen::Fen;
-    use shakmaty::{CastlingMode, EnPassantMode};
-
-    fn pos(fen: &str) -> Chess {
-        fen.parse::<Fen>()
-            .unwrap()
-            .into_position(CastlingMode::Standard)
-            .unwrap()
-    }
-
-    /// The same position with colours swapped and the board flipped top to bottom.
-    fn mirrored(p: &Chess) -> Chess {
-        p.to_setup(EnPassantMode::Legal)
-            .into_mirrored()
-            .position(CastlingMode::Standard)
-            .unwrap()
-    }
-
-    #[test]
-    fn start_position_is_balanced() {
-        assert_eq!(evaluate(&Chess::default()), Score(0));
-    }
-
-    #[test]
-    fn evaluation_is_colour_symmetric() {
-        for fen in [
-            "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1",
-            "8/2p5/3p4/KP5r/1R3p1k/8/4P1P1/8 w - - 0 1",
-            "r2q1rk1/pP1p2pp/Q4n2/bbp1p3/Np6/1B3NBn/pPPP1PPP/R3K2R b KQ - 0 1",
-            "rnbq1k1r/pp1Pbppp/2p5/8/2B5/8/PPP1NnPP/RNBQK2R w KQ - 1 8",
-            "6k1/5ppp/8/8/8/8/1Q3PPP/6K1 b - - 0 1",
-        ] {
-            let p = pos(fen);
-            assert_eq!(evaluate(&p), evaluate(&mirrored(&p)), "{fen}");
-        }
-    }
-
-    #[test]
-    fn extra_material_is_good_for_its_owner() {
-        let up_a_queen = pos("4k3/8/8/8/8/8/8/3QK3 w - - 0 1");
-        assert!(evaluate(&up_a_queen) > Score(800));
-        let same_black_to_move = pos("4k3/8/8/8/8/8/8/3QK3 b - - 0 1");
-        assert!(evaluate(&same_black_to_move) < Score(-800));
-    }
-
-    #[test]
-    fn phase_runs_from_full_board_to_bare_kings() {
-        assert_eq!(breakdown(&Chess::default()).phase, MAX_PHASE);
-        assert_eq!(
-            breakdown(&pos("4k3/pppp4/8/8/8/8/PPPP4/4K3 w - - 0 1")).phase,
-            0
-        );
-    }
-}
+mod tests;

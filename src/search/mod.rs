@@ -48,6 +48,9 @@ pub struct Clock {
 pub struct Limits {
     pub depth: Option<Depth>,
     pub nodes: Option<u64>,
+    /// Start no new iteration once this many nodes are searched (data generation's soft limit:
+    /// every move ends on a completed depth, unlike the hard `nodes` limit).
+    pub soft_nodes: Option<u64>,
     /// Search for a mate in this many moves (stops when one is found).
     pub mate: Option<u32>,
     pub movetime: Option<Duration>,
@@ -83,6 +86,7 @@ impl Limits {
         !self.infinite
             && (self.depth.is_some()
                 || self.nodes.is_some()
+                || self.soft_nodes.is_some()
                 || self.mate.is_some()
                 || self.movetime.is_some()
                 || self.clock.is_some())
@@ -621,6 +625,9 @@ fn iterate(
             }
         }
         if limits.nodes.is_some_and(|n| worker.stats.nodes >= n) {
+            return;
+        }
+        if limits.soft_nodes.is_some_and(|n| worker.stats.nodes >= n) {
             return;
         }
         if !limits.is_bounded() && depth >= MAX_DEPTH {

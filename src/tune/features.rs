@@ -1,86 +1,97 @@
-//! Positions as sparse feature vectors: given the phase, the evaluation is linear in its
-//! parameters, so a position is stored once as "which table entries count, with which sign" and
-//! every epoch only multiplies and adds.
+//! Positions as sparse coefficient vectors: given the phase and the endgame scale, the
+//! evaluation is linear in its parameters, so a position is traced once ("parameter `i` counts
+//! `c` times for White, net") and every epoch only multiplies and adds.
 
 use std::path::Path;
 
 use rayon::prelude::*;
 use shakmaty::{Board, Color};
 
-use crate::eval::pst::{self, Taper, MAX_PHASE};
+use crate::datagen::record::{decode_all, Record, RECORD_BYTES};
+use crate::eval::trace::Trace;
+use crate::eval::{self, params, scale::SCALE_NORMAL, Taper, MAX_PHASE};
 
-/// Table entries per half (middlegame or endgame): one per role and square.
-pub const ENTRIES: usize = 6 * 64;
-/// The tuner's parameters: every entry's middlegame value, then every entry's endgame value.
-pub const PARAMS: usize = 2 * ENTRIES;
-/// Set on a feature that counts against White (a Black piece).
-const NEGATIVE: u16 = 1 << 15;
-/// A board holds at most 32 pieces.
-const MAX_PIECES: usize = 32;
+/// The tuner's parameters: every parameter's middlegame value, then every endgame value.
+pub const PARAMS: usize = 2 * params::COUNT;
+/// Searched plies from the opening below which a stored position is still book-like.
+pub const MIN_PLY: u16 = 8;
+/// Positions decoded per parallel work item.
+const LOAD_CHUNK: usize = 4096;
 
-/// Labelled positions, flattened: position `i` owns `features[offsets[i]..offsets[i + 1]]`.
+/// The trace the tuner records: `(index, net count for White)` pairs, merged per index.
+#[derive(Clone, Debug, Default)]
+pub struct Sparse(pub Vec<(u16, i32)>);
+
+impl Trace for Sparse {
+    #[inline]
+    fn add(&mut self, index: usize, color: Color, count: i32) {
+        if count != 0 {
+            let signed = if color.is_white() { count } else { -count };
+            self.0.push((index as u16, signed));
+        }
+    }
+}
+
+impl Sparse {
+    /// Sums the counts of each index and drops the ones that cancel.
+    fn merged(mut self) -> Vec<(u16, i32)> {
+        self.0.sort_unstable_by_key(|&(i, _)| i);
+        let mut out: Vec<(u16, i32)> = Vec::with_capacity(self.0.len());
+        for (i, c) in self.0 {
+            match out.last_mut() {
+                Some(last) if last.0 == i => last.1 += c,
+                _ => out.push((i, c)),
+            }
+        }
+        out.retain(|&(_, c)| c != 0);
+        out
+    }
+}
+
+/// Labelled positions, flattened: position `i` owns `entries[offsets[i]..offsets[i + 1]]`.
 #[derive(Clone, Debug, Default)]
 pub struct Dataset {
     /// White's game result: 1.0, 0.5 or 0.0.
     pub results: Vec<f32>,
+    /// The search score from White's side, in centipawns (NaN where the data has none).
+    pub scores: Vec<f32>,
+    /// What the error compares the evaluation with: the result unless blended with the score.
+    pub targets: Vec<f32>,
     /// Game phase, 0 (endgame) to `MAX_PHASE`.
     pub phases: Vec<u8>,
+    /// Endgame scale under the weights the data was traced with.
+    pub scales: Vec<u8>,
     pub offsets: Vec<u32>,
-    /// Entry index `role * 64 + square` (from the owner's side), `NEGATIVE` set for Black.
-    pub features: Vec<u16>,
+    /// Parameter index and its net coefficient for White.
+    pub entries: Vec<(u16, i16)>,
 }
 
-/// The entry a feature refers to and its sign (+1 White, -1 Black).
-#[inline]
-pub fn decode(feature: u16) -> (usize, f64) {
-    let index = usize::from(feature & !NEGATIVE);
-    let sign = if feature & NEGATIVE != 0 { -1.0 } else { 1.0 };
-    (index, sign)
+/// One traced position before it joins a data set.
+pub struct Traced {
+    pub entries: Vec<(u16, i32)>,
+    pub phase: u8,
+    pub scale: u8,
 }
 
-/// The features of `board` and its phase. A White and a Black piece on mirrored squares cancel
-/// and are left out.
-pub fn extract(board: &Board, out: &mut Vec<u16>) -> u8 {
-    let mut scratch = arrayvec::ArrayVec::<u16, MAX_PIECES>::new();
-    let mut phase = 0;
-    for (square, piece) in board {
-        let role = piece.role as usize - 1;
-        let (sq, flag) = match piece.color {
-            Color::White => (usize::from(square), 0),
-            Color::Black => (usize::from(square) ^ 56, NEGATIVE),
-        };
-        scratch.push((role * 64 + sq) as u16 | flag);
-        phase += pst::phase_weight(piece.role);
+/// Traces `board` with `turn` to move.
+pub fn trace(board: &Board, turn: Color) -> Traced {
+    let mut sparse = Sparse::default();
+    let b = eval::traced(board, turn, &mut sparse);
+    Traced {
+        entries: sparse.merged(),
+        phase: b.phase as u8,
+        scale: b.scale as u8,
     }
-    scratch.sort_unstable_by_key(|f| f & !NEGATIVE);
-    let mut i = 0;
-    while i < scratch.len() {
-        let same_entry =
-            i + 1 < scratch.len() && scratch[i] & !NEGATIVE == scratch[i + 1] & !NEGATIVE;
-        if same_entry {
-            // One piece of each colour: they cancel.
-            i += 2;
-        } else {
-            out.push(scratch[i]);
-            i += 1;
-        }
-    }
-    phase.min(MAX_PHASE) as u8
 }
 
-/// The evaluation from White's side computed from features and an integer table, exactly as
+/// The evaluation from White's side computed from a trace and integer weights, exactly as
 /// `eval::breakdown` does it.
-pub fn white_eval(features: &[u16], phase: u8, table: &[[Taper; 64]; 6]) -> i32 {
-    let (mut mg, mut eg) = (0, 0);
-    for &f in features {
-        let (index, sign) = decode(f);
-        let t = table[index / 64][index % 64];
-        let sign = sign as i32;
-        mg += sign * t.mg;
-        eg += sign * t.eg;
+pub fn white_eval(entries: &[(u16, i16)], phase: u8, scale: u8, weights: &[Taper]) -> i32 {
+    let mut sum = Taper::default();
+    for &(i, c) in entries {
+        sum += weights[usize::from(i)] * i32::from(c);
     }
-    let phase = i32::from(phase);
-    (mg * phase + eg * (MAX_PHASE - phase)) / MAX_PHASE
+    eval::blend(sum, i32::from(phase), i32::from(scale))
 }
 
 impl Dataset {
@@ -92,45 +103,71 @@ impl Dataset {
         self.results.is_empty()
     }
 
-    pub fn push(&mut self, board: &Board, result: f32) {
+    pub fn push(&mut self, traced: &Traced, result: f32, score: f32) {
         if self.offsets.is_empty() {
             self.offsets.push(0);
         }
-        let phase = extract(board, &mut self.features);
-        self.phases.push(phase);
+        self.entries.extend(
+            traced
+                .entries
+                .iter()
+                .map(|&(i, c)| (i, c.clamp(i32::from(i16::MIN), i32::from(i16::MAX)) as i16)),
+        );
+        self.phases.push(traced.phase);
+        self.scales.push(traced.scale);
         self.results.push(result);
-        self.offsets.push(self.features.len() as u32);
+        self.scores.push(score);
+        self.targets.push(result);
+        self.offsets.push(self.entries.len() as u32);
     }
 
-    /// Position `i`: features, phase, result.
+    /// Position `i`: entries, middlegame share, endgame share (scaled), target.
     #[inline]
-    pub fn get(&self, i: usize) -> (&[u16], u8, f32) {
+    pub fn get(&self, i: usize) -> (&[(u16, i16)], f64, f64, f32) {
         let range = self.offsets[i] as usize..self.offsets[i + 1] as usize;
-        (&self.features[range], self.phases[i], self.results[i])
+        let phase = f64::from(self.phases[i]) / f64::from(MAX_PHASE);
+        let scale = f64::from(self.scales[i]) / f64::from(SCALE_NORMAL);
+        (
+            &self.entries[range],
+            phase,
+            (1.0 - phase) * scale,
+            self.targets[i],
+        )
     }
 
-    /// Parses `<fen> | <result>` lines (as `cutoff datagen` writes them), in parallel.
-    pub fn parse(text: &str) -> Result<Dataset, String> {
-        let lines: Vec<(usize, &str)> = text
-            .lines()
-            .enumerate()
-            .filter(|(_, l)| !l.trim().is_empty())
-            .collect();
-        let parsed: Vec<(Board, f32)> = lines
-            .par_iter()
-            .map(|&(n, line)| parse_line(line).map_err(|e| format!("line {}: {e}", n + 1)))
-            .collect::<Result<_, _>>()?;
-        let mut data = Dataset::default();
-        for (board, result) in &parsed {
-            data.push(board, *result);
+    /// Appends every position of `other`.
+    fn extend(&mut self, other: &Dataset) {
+        if self.offsets.is_empty() {
+            self.offsets.push(0);
         }
-        Ok(data)
+        let base = self.entries.len() as u32;
+        self.entries.extend_from_slice(&other.entries);
+        self.offsets
+            .extend(other.offsets.iter().skip(1).map(|o| o + base));
+        self.results.extend_from_slice(&other.results);
+        self.scores.extend_from_slice(&other.scores);
+        self.targets.extend_from_slice(&other.targets);
+        self.phases.extend_from_slice(&other.phases);
+        self.scales.extend_from_slice(&other.scales);
     }
 
-    /// Splits off every `every`-th block of `block` consecutive positions (one in `every`, about
-    /// `1 / every` of the data) as a validation set. Consecutive lines come from the same game,
-    /// and positions of one game are close to duplicates of each other: splitting by blocks keeps
-    /// most games wholly on one side, so the validation error shows overfitting.
+    /// Sets each target to `lambda · result + (1 − lambda) · sigmoid(k · score)`; positions
+    /// without a score keep their result.
+    pub fn blend(&mut self, lambda: f64, k: f64) {
+        for i in 0..self.len() {
+            let (r, s) = (f64::from(self.results[i]), f64::from(self.scores[i]));
+            self.targets[i] = if s.is_nan() {
+                r as f32
+            } else {
+                (lambda * r + (1.0 - lambda) * super::sigmoid(k, s)) as f32
+            };
+        }
+    }
+
+    /// Splits off every `every`-th block of `block` consecutive positions (one in `every`) as a
+    /// validation set. Consecutive positions come from the same game and are close to
+    /// duplicates: splitting by blocks keeps most games wholly on one side, so the validation
+    /// error shows overfitting.
     pub fn split(&self, every: usize, block: usize) -> (Dataset, Dataset) {
         let (mut train, mut validation) = (Dataset::default(), Dataset::default());
         train.offsets.push(0);
@@ -141,24 +178,88 @@ impl Dataset {
             } else {
                 &mut train
             };
-            let (features, phase, result) = self.get(i);
-            part.features.extend_from_slice(features);
-            part.phases.push(phase);
-            part.results.push(result);
-            part.offsets.push(part.features.len() as u32);
+            let range = self.offsets[i] as usize..self.offsets[i + 1] as usize;
+            part.entries.extend_from_slice(&self.entries[range]);
+            part.phases.push(self.phases[i]);
+            part.scales.push(self.scales[i]);
+            part.results.push(self.results[i]);
+            part.scores.push(self.scores[i]);
+            part.targets.push(self.targets[i]);
+            part.offsets.push(part.entries.len() as u32);
         }
         (train, validation)
     }
 
+    /// The quiet positions of `cutoff datagen` records (see [`Record::is_quiet`]), from ply
+    /// `MIN_PLY` on, in parallel.
+    pub fn from_records(records: &[Record]) -> Dataset {
+        let parts: Vec<Dataset> = records
+            .par_chunks(LOAD_CHUNK)
+            .map(|chunk| {
+                let mut part = Dataset::default();
+                for r in chunk.iter().filter(|r| r.is_quiet() && r.ply >= MIN_PLY) {
+                    part.push(&trace(&r.board, r.turn), r.result, f32::from(r.score));
+                }
+                part
+            })
+            .collect();
+        let mut data = Dataset::default();
+        data.offsets.push(0);
+        for p in &parts {
+            data.extend(p);
+        }
+        data
+    }
+
+    /// Parses `<fen> | <result>` lines, in parallel (no search score).
+    pub fn parse(text: &str) -> Result<Dataset, String> {
+        let lines: Vec<(usize, &str)> = text
+            .lines()
+            .enumerate()
+            .filter(|(_, l)| !l.trim().is_empty())
+            .collect();
+        let parsed: Vec<(Traced, f32)> = lines
+            .par_iter()
+            .map(|&(n, line)| {
+                parse_line(line)
+                    .map(|(board, turn, result)| (trace(&board, turn), result))
+                    .map_err(|e| format!("line {}: {e}", n + 1))
+            })
+            .collect::<Result<_, _>>()?;
+        let mut data = Dataset::default();
+        for (traced, result) in &parsed {
+            data.push(traced, *result, f32::NAN);
+        }
+        Ok(data)
+    }
+
+    /// Loads a data file: `cutoff datagen` records, or text lines `<fen> | <result>`.
     pub fn load(path: &Path) -> Result<Dataset, String> {
-        let text = std::fs::read_to_string(path)
-            .map_err(|e| format!("cannot read {}: {e}", path.display()))?;
-        Dataset::parse(&text).map_err(|e| format!("{}: {e}", path.display()))
+        let bytes =
+            std::fs::read(path).map_err(|e| format!("cannot read {}: {e}", path.display()))?;
+        let context = |e: String| format!("{}: {e}", path.display());
+        if is_text(&bytes) {
+            let text = String::from_utf8(bytes).map_err(|e| context(e.to_string()))?;
+            Dataset::parse(&text).map_err(context)
+        } else {
+            let records = decode_all(&bytes).map_err(context)?;
+            Ok(Dataset::from_records(&records))
+        }
     }
 }
 
-/// One `<fen> | <result>` line: the board (the only part the evaluation reads) and the result.
-pub fn parse_line(line: &str) -> Result<(Board, f32), String> {
+/// Whether a data file is text: a FEN line starts with a board of letters, digits and '/'.
+fn is_text(bytes: &[u8]) -> bool {
+    let head = &bytes[..bytes.len().min(RECORD_BYTES)];
+    !head.is_empty()
+        && head
+            .iter()
+            .all(|&b| b.is_ascii_graphic() || b == b' ' || b == b'\n' || b == b'\r')
+}
+
+/// One `<fen> | <result>` line: the board, the side to move (White if the FEN omits it) and
+/// White's result.
+pub fn parse_line(line: &str) -> Result<(Board, Color, f32), String> {
     let (fen, result) = line.rsplit_once('|').ok_or("no '|'")?;
     let result: f32 = match result.trim() {
         "1.0" | "1" => 1.0,
@@ -166,10 +267,16 @@ pub fn parse_line(line: &str) -> Result<(Board, f32), String> {
         "0.0" | "0" => 0.0,
         other => return Err(format!("bad result '{other}'")),
     };
-    let board_field = fen.split_whitespace().next().ok_or("no FEN")?;
+    let mut fields = fen.split_whitespace();
+    let board_field = fields.next().ok_or("no FEN")?;
     let board = Board::from_ascii_board_fen(board_field.as_bytes())
         .map_err(|e| format!("bad FEN '{}': {e}", fen.trim()))?;
-    Ok((board, result))
+    let turn = match fields.next() {
+        None | Some("w") => Color::White,
+        Some("b") => Color::Black,
+        Some(other) => return Err(format!("bad side to move '{other}'")),
+    };
+    Ok((board, turn, result))
 }
 
 #[cfg(test)]
@@ -177,18 +284,18 @@ mod tests {
     use super::*;
 
     #[test]
-    fn mirrored_pieces_of_both_colours_cancel() {
-        let mut out = Vec::new();
-        let phase = extract(&shakmaty::Board::default(), &mut out);
-        assert!(out.is_empty(), "{out:?}");
-        assert_eq!(i32::from(phase), MAX_PHASE);
+    fn symmetric_terms_of_the_start_position_cancel_except_tempo() {
+        let t = trace(&Board::default(), Color::White);
+        assert_eq!(t.entries, vec![(params::TEMPO as u16, 1)]);
+        assert_eq!(i32::from(t.phase), MAX_PHASE);
     }
 
     #[test]
     fn split_holds_out_whole_blocks_and_loses_nothing() {
         let mut data = Dataset::default();
+        let t = trace(&Board::default(), Color::White);
         for i in 0..100 {
-            data.push(&Board::default(), [0.0, 0.5, 1.0][i % 3]);
+            data.push(&t, [0.0, 0.5, 1.0][i % 3], 0.0);
         }
         let (train, validation) = data.split(4, 10);
         assert_eq!(train.len() + validation.len(), 100);
@@ -202,11 +309,22 @@ mod tests {
 
     #[test]
     fn lines_parse_with_any_result_spelling() {
-        let (_, r) = parse_line("4k3/8/8/8/8/8/8/4K3 w - - 0 1 | 1.0").unwrap();
-        assert_eq!(r, 1.0);
-        let (_, r) = parse_line("4k3/8/8/8/8/8/8/4K3 w - - 0 1 | 0.5").unwrap();
+        let (_, turn, r) = parse_line("4k3/8/8/8/8/8/8/4K3 b - - 0 1 | 1.0").unwrap();
+        assert_eq!((turn, r), (Color::Black, 1.0));
+        let (_, _, r) = parse_line("4k3/8/8/8/8/8/8/4K3 w - - 0 1 | 0.5").unwrap();
         assert_eq!(r, 0.5);
         assert!(parse_line("4k3/8/8/8/8/8/8/4K3 w - - 0 1 | 2").is_err());
         assert!(parse_line("4k3/8/8/8/8/8/8/4K3 w - - 0 1").is_err());
+    }
+
+    #[test]
+    fn blending_mixes_result_and_score() {
+        let mut data = Dataset::default();
+        let t = trace(&Board::default(), Color::White);
+        data.push(&t, 1.0, 0.0);
+        data.push(&t, 0.0, f32::NAN);
+        data.blend(0.25, 1.0);
+        assert!((data.targets[0] - (0.25 + 0.75 * 0.5)).abs() < 1e-6);
+        assert_eq!(data.targets[1], 0.0);
     }
 }

@@ -1,12 +1,14 @@
-//! `cutoff tune`: fits the evaluation's material and piece-square tables to game results with
-//! Texel's method, and writes them as `src/eval/weights.rs`.
+//! `cutoff tune`: fits every parameter of the evaluation to self-play data with Texel's method,
+//! and writes them as `src/eval/weights.rs`.
 //!
-//! The error is the mean of `(sigmoid(K * eval / 400) - result)^2` over positions labelled with
-//! their game's result, where `sigmoid(x) = 1 / (1 + 10^-x)` turns centipawns into an expected
-//! score. `K` is fitted first, on the starting weights, so that the error measures the weights and
-//! not the scale. Then the weights follow the error's gradient with Adam. Given the phase the
-//! evaluation is linear in its weights, so the gradient is exact and cheap: each position is a
-//! sparse feature vector ([`features`]).
+//! The error is the mean of `(sigmoid(K * eval / 400) - target)^2`, where `sigmoid(x) = 1 / (1 +
+//! 10^-x)` turns centipawns into an expected score and the target is the game's result, or with
+//! `--lambda` below 1 a blend `λ·result + (1 − λ)·sigmoid(K·search score)`. `K` is fitted first,
+//! on the starting weights against the results, so that the error measures the weights and not
+//! the scale. Then the weights follow the error's gradient with Adam. Given the phase and the
+//! endgame scale the evaluation is linear in its weights, so the gradient is exact and cheap:
+//! each position is a sparse coefficient vector ([`features`]) traced once from the evaluation
+//! itself. The tuner reads the evaluation's parameter table; the evaluation knows nothing of it.
 
 pub mod features;
 pub mod weights_file;
@@ -17,9 +19,8 @@ use std::time::{Duration, Instant};
 
 use rayon::prelude::*;
 
-use crate::eval::pst::MAX_PHASE;
-use features::{decode, Dataset, ENTRIES, PARAMS};
-use weights_file::{current_totals, Weights};
+use crate::eval::params::COUNT;
+use features::{Dataset, PARAMS};
 
 /// Positions per parallel work item: large enough that summing the per-item gradients is cheap.
 const CHUNK: usize = 16 * 1024;
@@ -38,9 +39,13 @@ const VALIDATION_BLOCK: usize = 256;
 /// Command-line arguments of `cutoff tune`.
 #[derive(clap::Args, Debug, Clone)]
 pub struct Args {
-    /// Positions as `cutoff datagen` writes them: `<fen> | <result>` per line.
+    /// Positions as `cutoff datagen` writes them (binary records, quiet ones kept), or text
+    /// lines `<fen> | <result>`.
     #[arg(long)]
     pub data: PathBuf,
+    /// Weight of the game result in the target; the rest is the search score's expected result.
+    #[arg(long, default_value_t = 1.0)]
+    pub lambda: f64,
     /// Full passes over the data (one Adam step each).
     #[arg(long, default_value_t = 1000)]
     pub epochs: usize,
@@ -77,22 +82,23 @@ pub fn sigmoid(k: f64, eval: f64) -> f64 {
     1.0 / (1.0 + 10f64.powf(-k * eval / 400.0))
 }
 
-/// The evaluation of position `i` from White's side under `params` (fractional: no rounding).
+/// The evaluation of position `i` from White's side under `params` (fractional: no rounding),
+/// with the position's entries, shares and target.
 #[inline]
-fn eval<'a>(data: &'a Dataset, i: usize, params: &[f64]) -> (f64, f64, &'a [u16], f32) {
-    let (features, phase, result) = data.get(i);
-    let mg_share = f64::from(phase) / f64::from(MAX_PHASE);
+fn eval<'a>(data: &'a Dataset, i: usize, params: &[f64]) -> (f64, &'a [(u16, i16)], f64, f64, f32) {
+    let (entries, mg_share, eg_share, target) = data.get(i);
     let (mut mg, mut eg) = (0.0, 0.0);
-    for &f in features {
-        let (index, sign) = decode(f);
-        mg += sign * params[index];
-        eg += sign * params[ENTRIES + index];
+    for &(index, c) in entries {
+        let (index, c) = (usize::from(index), f64::from(c));
+        mg += c * params[index];
+        eg += c * params[COUNT + index];
     }
     (
-        mg * mg_share + eg * (1.0 - mg_share),
+        mg * mg_share + eg * eg_share,
+        entries,
         mg_share,
-        features,
-        result,
+        eg_share,
+        target,
     )
 }
 
@@ -116,8 +122,8 @@ pub fn error(data: &Dataset, params: &[f64], k: f64) -> f64 {
         .map(|&start| {
             (start..(start + CHUNK).min(data.len()))
                 .map(|i| {
-                    let (e, _, _, result) = eval(data, i, params);
-                    (sigmoid(k, e) - f64::from(result)).powi(2)
+                    let (e, _, _, _, target) = eval(data, i, params);
+                    (sigmoid(k, e) - f64::from(target)).powi(2)
                 })
                 .sum::<f64>()
         })
@@ -141,16 +147,16 @@ pub fn error_and_gradient(data: &Dataset, params: &[f64], k: f64, grad: &mut [f6
             let mut g = vec![0.0; PARAMS];
             let mut sum = 0.0;
             for i in start..(start + CHUNK).min(data.len()) {
-                let (e, mg_share, features, result) = eval(data, i, params);
+                let (e, entries, mg_share, eg_share, target) = eval(data, i, params);
                 let s = sigmoid(k, e);
-                let diff = s - f64::from(result);
+                let diff = s - f64::from(target);
                 sum += diff * diff;
                 let d = 2.0 * diff * s * (1.0 - s) * slope;
-                let (dmg, deg) = (d * mg_share, d * (1.0 - mg_share));
-                for &f in features {
-                    let (index, sign) = decode(f);
-                    g[index] += sign * dmg;
-                    g[ENTRIES + index] += sign * deg;
+                let (dmg, deg) = (d * mg_share, d * eg_share);
+                for &(index, c) in entries {
+                    let (index, c) = (usize::from(index), f64::from(c));
+                    g[index] += c * dmg;
+                    g[COUNT + index] += c * deg;
                 }
             }
             (sum, g)
@@ -302,19 +308,6 @@ pub fn train(
     epochs
 }
 
-/// The parameter vector of integer weights (what the engine will actually use).
-fn totals_of(w: &Weights) -> Vec<f64> {
-    let table = w.combined();
-    let mut p = vec![0.0; PARAMS];
-    for role in 0..6 {
-        for sq in 0..64 {
-            p[role * 64 + sq] = f64::from(table[role][sq].mg);
-            p[ENTRIES + role * 64 + sq] = f64::from(table[role][sq].eg);
-        }
-    }
-    p
-}
-
 /// The command line as typed, for the generated file's header.
 fn command_line() -> String {
     let mut words = vec!["cutoff".to_string()];
@@ -352,7 +345,8 @@ pub fn run(args: Args) -> ExitCode {
     }
 }
 
-fn tune(args: &Args) -> Result<String, String> {
+/// Loads the data and splits off the validation set.
+fn load(args: &Args) -> Result<(Dataset, Option<Dataset>), String> {
     let start = Instant::now();
     let all = Dataset::load(&args.data)?;
     if all.is_empty() {
@@ -365,31 +359,47 @@ fn tune(args: &Args) -> Result<String, String> {
     };
     let (data, validation) = all.split(every, VALIDATION_BLOCK);
     drop(all);
-    let validation = (!validation.is_empty()).then_some(validation);
     eprintln!(
-        "tune: {} training + {} validation positions, {:.1} features each, loaded in {:.1} s",
+        "tune: {} training + {} validation positions, {:.1} coefficients each, loaded in {:.1} s",
         data.len(),
-        validation.as_ref().map_or(0, Dataset::len),
-        data.features.len() as f64 / data.len().max(1) as f64,
+        validation.len(),
+        data.entries.len() as f64 / data.len().max(1) as f64,
         start.elapsed().as_secs_f64()
     );
     if data.is_empty() {
         return Err("no training positions".into());
     }
-    let initial = Weights::current();
-    let mut params = current_totals();
+    Ok((data, (!validation.is_empty()).then_some(validation)))
+}
+
+fn tune(args: &Args) -> Result<String, String> {
+    if !(0.0..=1.0).contains(&args.lambda) {
+        return Err(format!("--lambda {} is not in 0..=1", args.lambda));
+    }
+    let (mut data, validation) = load(args)?;
+    let mut params = weights_file::to_params(&weights_file::current());
+    // K is fitted against the game results, before any blending.
     let k = match args.k {
         Some(k) => k,
         None => fit_k(&data, &params),
     };
-    let held_out = |params: &[f64]| {
+    // The held-out error is always measured against the game results: it is what the blend
+    // is chosen by.
+    let results_error = |params: &[f64]| {
         validation
             .as_ref()
             .map_or("-".to_string(), |v| format!("{:.6}", error(v, params, k)))
     };
-    let (initial_error, initial_validation) = (error(&data, &params, k), held_out(&params));
+    let initial_validation = results_error(&params);
+    data.blend(args.lambda, k);
+    let mut blended_validation = validation.clone();
+    if let Some(v) = blended_validation.as_mut() {
+        v.blend(args.lambda, k);
+    }
+    let initial_error = error(&data, &params, k);
     eprintln!(
-        "tune: K = {k:.4}, initial error {initial_error:.6}, validation {initial_validation}"
+        "tune: K = {k:.4}, lambda {}, initial error {initial_error:.6}, validation (results) {initial_validation}",
+        args.lambda
     );
 
     let train_start = Instant::now();
@@ -401,42 +411,49 @@ fn tune(args: &Args) -> Result<String, String> {
         l2: args.l2,
         time_limit: args.time_limit.map(Duration::from_secs_f64),
     };
-    let epochs = train(&data, validation.as_ref(), &mut params, k, &config, |e| {
-        if e.epoch % report_every == 0 || e.epoch == last {
-            let v = e.validation.map_or("-".to_string(), |v| format!("{v:.6}"));
-            eprintln!(
-                "epoch {:5}  error {:.6}  validation {v}  ({:.1} s)",
-                e.epoch,
-                e.error,
-                train_start.elapsed().as_secs_f64()
-            );
-        }
-    });
+    let epochs = train(
+        &data,
+        blended_validation.as_ref(),
+        &mut params,
+        k,
+        &config,
+        |e| {
+            if e.epoch % report_every == 0 || e.epoch == last {
+                let v = e.validation.map_or("-".to_string(), |v| format!("{v:.6}"));
+                eprintln!(
+                    "epoch {:5}  error {:.6}  validation {v}  ({:.1} s)",
+                    e.epoch,
+                    e.error,
+                    train_start.elapsed().as_secs_f64()
+                );
+            }
+        },
+    );
     let best_epoch = epochs
         .iter()
         .filter_map(|e| e.validation.map(|v| (v, e.epoch)))
         .min_by(|a, b| a.0.total_cmp(&b.0))
         .map(|(_, e)| e);
-    let tuned = Weights::from_totals(&params, &initial);
-    let rounded = totals_of(&tuned);
-    let (final_error, final_validation) = (error(&data, &rounded, k), held_out(&rounded));
+    let tuned = weights_file::from_params(&params);
+    let rounded = weights_file::to_params(&tuned);
+    let (final_error, final_validation) = (error(&data, &rounded, k), results_error(&rounded));
     eprintln!(
-        "tune: {} epochs in {:.1} s{}; with whole-centipawn weights: error {initial_error:.6} -> {final_error:.6}, validation {initial_validation} -> {final_validation}",
+        "tune: {} epochs in {:.1} s{}; with whole-centipawn weights: error {initial_error:.6} -> {final_error:.6}, validation (results) {initial_validation} -> {final_validation}",
         epochs.len(),
         train_start.elapsed().as_secs_f64(),
         best_epoch.map_or(String::new(), |e| format!(", kept epoch {e} (lowest validation error)")),
     );
-    let material: Vec<String> = tuned
-        .material
+    let material: Vec<String> = tuned[..6]
         .iter()
         .map(|t| format!("{}/{}", t.mg, t.eg))
         .collect();
     eprintln!("tune: material (mg/eg) P N B R Q K: {}", material.join(" "));
 
-    std::fs::write(&args.out, tuned.render(&command_line()))
+    std::fs::write(&args.out, weights_file::render(&tuned, &command_line()))
         .map_err(|e| format!("cannot write {}: {e}", args.out.display()))?;
     Ok(format!(
-        "K {k:.4}  error {initial_error:.6} -> {final_error:.6}  validation {initial_validation} -> {final_validation}  after {} epochs; wrote {}",
+        "K {k:.4}  lambda {}  error {initial_error:.6} -> {final_error:.6}  validation (results) {initial_validation} -> {final_validation}  after {} epochs; wrote {}",
+        args.lambda,
         epochs.len(),
         args.out.display()
     ))

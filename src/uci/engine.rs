@@ -302,6 +302,7 @@ impl Engine {
             clock,
             infinite: go.infinite,
             searchmoves,
+            soft_nodes: None,
         })
     }
 
@@ -334,18 +335,11 @@ impl Engine {
         send(&format!("Checkers: {}", checkers.join(" ")));
     }
 
+    /// Prints every term group's contribution, like a classical engine's eval trace.
     fn show_eval(&self) {
-        let b = eval::breakdown(&self.game.root);
-        let stm = eval::evaluate(&self.game.root).0;
-        send(&format!(
-            "Material+PST (White - Black): middlegame {} endgame {}",
-            b.white_minus_black.mg, b.white_minus_black.eg
-        ));
-        send(&format!("Phase: {}/{}", b.phase, eval::pst::MAX_PHASE));
-        send(&format!(
-            "Final evaluation: {} cp (White side), {} cp (side to move)",
-            b.white, stm
-        ));
+        for line in eval::report::lines(&self.game.root) {
+            send(&line);
+        }
     }
 }
 

@@ -1,14 +1,19 @@
-//! `cutoff datagen`: self-play games at a fixed node count, written as quiet positions labelled
-//! with the game result, for tuning the evaluation (`cutoff tune`, Texel's method).
+//! `cutoff datagen`: self-play games at a soft node limit, every searched position stored with
+//! its search score and the game's result (layout in [`record`]), for tuning the evaluation
+//! (`cutoff tune`) and later for a learned one.
 //!
 //! Each game starts from a book opening plus a few random legal plies (so that games differ even
-//! when the book repeats itself), then both sides search every move for the same number of nodes.
-//! Only positions whose static evaluation is already the quiescence value are kept: the tuner
-//! fits the static evaluation, and a position in the middle of an exchange would teach it
-//! noise. Every game is a pure function of (seed, game index), whatever the thread count.
+//! when the book repeats itself), then both sides search every move to the same soft node limit:
+//! a new iteration starts only below it, so each move ends on a completed depth. Every searched
+//! position is written, with the facts a reader filters on (in check, capture or promotion, mate
+//! score, ply); nothing is filtered by today's evaluation. Every game is a pure function of (seed,
+//! game index), whatever the thread count. Games are written whole, so an interrupted run keeps
+//! every finished game, and `--append` continues a file where its game indices end.
 
-use std::fs::File;
-use std::io::{BufRead, BufReader, BufWriter, Write};
+pub mod record;
+
+use std::fs::{File, OpenOptions};
+use std::io::{BufRead, BufReader, BufWriter, Read, Write};
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
@@ -18,10 +23,10 @@ use std::time::{Duration, Instant};
 use shakmaty::fen::Fen;
 use shakmaty::{CastlingMode, Color, EnPassantMode, Position};
 
-use crate::eval::evaluate;
 use crate::position::Game;
 use crate::search::{Limits, Searcher};
 use crate::types::Score;
+use record::{Record, RECORD_BYTES};
 
 /// Transposition table per worker. A few thousand nodes per move never fill it; a small table
 /// is also cheap to clear before every game.
@@ -39,8 +44,8 @@ pub const DRAW_SCORE: i32 = 10;
 pub const DRAW_PLIES: u32 = 12;
 /// Searched plies after which a game is called a draw.
 pub const MAX_GAME_PLIES: u32 = 400;
-/// The first searched plies are still the opening: not recorded.
-pub const SKIP_PLIES: u32 = 8;
+/// The hard node limit of a move is this many times the soft one (a runaway iteration stops).
+const HARD_NODES_FACTOR: u64 = 8;
 /// A random ply that ends the game (or leaves no move) is retried with a new opening at most
 /// this many times.
 const OPENING_ATTEMPTS: u32 = 32;
@@ -51,19 +56,26 @@ const PROGRESS_INTERVAL: Duration = Duration::from_secs(10);
 #[derive(clap::Args, Debug, Clone)]
 pub struct Args {
     /// EPD or FEN file of openings (only the first four FEN fields of each line are used).
+    #[arg(long, required_unless_present = "dump")]
+    pub book: Option<PathBuf>,
+    /// Output file of 40-byte records (layout: `cutoff::datagen::record`).
+    #[arg(long, required_unless_present = "dump")]
+    pub out: Option<PathBuf>,
+    /// Add to an existing output file: its last partial record (if any) is dropped and game
+    /// numbering goes on after its highest game index, so the same seed gives new games.
     #[arg(long)]
-    pub book: PathBuf,
-    /// Output file: one `<fen> | <result>` line per position, result 1.0/0.5/0.0 for White.
-    #[arg(long)]
-    pub out: PathBuf,
+    pub append: bool,
+    /// Print a data file as text (`<fen> | <score for White> | <result for White> | ...`) and exit.
+    #[arg(long, conflicts_with_all = ["book", "out"])]
+    pub dump: Option<PathBuf>,
     /// Number of games to play.
     #[arg(long, conflicts_with = "positions")]
     pub games: Option<u64>,
-    /// Stop starting games once this many positions are written.
+    /// Stop starting games once the output file holds this many positions.
     #[arg(long)]
     pub positions: Option<u64>,
-    /// Nodes searched per move.
-    #[arg(long, default_value_t = 2000)]
+    /// Soft node limit per move: no new iteration starts past it (the hard limit is 8 times it).
+    #[arg(long, default_value_t = 5000)]
     pub nodes: u64,
     /// Random legal plies after the book position: `K` or a range `MIN-MAX`.
     #[arg(long, default_value = "2-4", value_parser = parse_ply_range)]
@@ -125,12 +137,21 @@ pub enum GameResult {
 }
 
 impl GameResult {
-    /// The label written after each position: White's score.
+    /// White's score as text: 1.0, 0.5 or 0.0.
     pub fn label(self) -> &'static str {
         match self {
             GameResult::WhiteWins => "1.0",
             GameResult::Draw => "0.5",
             GameResult::BlackWins => "0.0",
+        }
+    }
+
+    /// White's score.
+    pub fn white_score(self) -> f32 {
+        match self {
+            GameResult::WhiteWins => 1.0,
+            GameResult::Draw => 0.5,
+            GameResult::BlackWins => 0.0,
         }
     }
 
@@ -145,8 +166,8 @@ impl GameResult {
 /// What one game produced.
 #[derive(Clone, Debug)]
 pub struct GameRecord {
-    /// FENs of the recorded quiet positions, in game order.
-    pub fens: Vec<String>,
+    /// Every searched position, in game order, labelled with the result.
+    pub records: Vec<Record>,
     pub result: GameResult,
     /// Plies searched (after the opening).
     pub plies: u32,
@@ -207,7 +228,7 @@ fn is_threefold(game: &Game) -> bool {
     game.history.iter().filter(|&&k| k == game.root_key).count() >= 2
 }
 
-/// Plays game `index` to its end with `searcher` (cleared first) and returns its quiet positions.
+/// Plays game `index` to its end with `searcher` (cleared first) and returns its positions.
 pub fn play_game(
     searcher: &mut Searcher,
     book: &[Game],
@@ -218,9 +239,13 @@ pub fn play_game(
     let mut rng = Rng::for_game(seed, index);
     let mut game = opening(book, config, &mut rng)?;
     searcher.clear();
-    let limits = Limits::nodes(config.nodes);
+    let limits = Limits {
+        soft_nodes: Some(config.nodes),
+        nodes: Some(config.nodes.saturating_mul(HARD_NODES_FACTOR)),
+        ..Limits::default()
+    };
 
-    let mut fens = Vec::new();
+    let mut records = Vec::new();
     let mut winning_plies = 0;
     let mut winning_side = Color::White;
     let mut drawish_plies = 0;
@@ -249,15 +274,7 @@ pub fn play_game(
         };
         let score = outcome.score;
 
-        if plies >= SKIP_PLIES
-            && !pos.is_check()
-            && !best.is_capture()
-            && !best.is_promotion()
-            && !score.is_mate()
-            && searcher.quiescence(pos) == evaluate(pos)
-        {
-            fens.push(Fen::from_position(pos, EnPassantMode::Legal).to_string());
-        }
+        records.push(Record::new(pos, score, &best, plies, index));
 
         // Adjudication, from the searching side's score.
         if score.0.abs() >= WIN_SCORE {
@@ -290,8 +307,11 @@ pub fn play_game(
         game.play(best);
         plies += 1;
     };
+    for r in &mut records {
+        r.result = result.white_score();
+    }
     Some(GameRecord {
-        fens,
+        records,
         result,
         plies,
     })
@@ -327,9 +347,15 @@ impl Progress {
 }
 
 pub fn run(args: Args) -> ExitCode {
-    match generate(&args) {
+    let done = match &args.dump {
+        Some(path) => dump(path),
+        None => generate(&args),
+    };
+    match done {
         Ok(summary) => {
-            println!("{summary}");
+            if !summary.is_empty() {
+                println!("{summary}");
+            }
             ExitCode::SUCCESS
         }
         Err(e) => {
@@ -339,14 +365,119 @@ pub fn run(args: Args) -> ExitCode {
     }
 }
 
-/// Plays the games `args` asks for, appending positions to `args.out` game by game.
+/// Prints every record of `path` as a text line.
+fn dump(path: &Path) -> Result<String, String> {
+    let bytes = std::fs::read(path).map_err(|e| format!("cannot read {}: {e}", path.display()))?;
+    let records = record::decode_all(&bytes).map_err(|e| format!("{}: {e}", path.display()))?;
+    let mut out = std::io::stdout().lock();
+    for r in &records {
+        let pos = r.position()?;
+        let flags: Vec<&str> = [
+            (r.in_check, "check"),
+            (r.capture, "capture"),
+            (r.promotion, "promotion"),
+            (r.mate_score, "mate"),
+        ]
+        .iter()
+        .filter_map(|&(set, name)| set.then_some(name))
+        .collect();
+        let line = format!(
+            "{} | {} | {:.1} | game {} ply {} | {} | {}",
+            Fen::from_position(&pos, EnPassantMode::Legal),
+            r.score,
+            r.result,
+            r.game,
+            r.ply,
+            r.best_move_uci(),
+            if flags.is_empty() {
+                "quiet".to_string()
+            } else {
+                flags.join(",")
+            }
+        );
+        if writeln!(out, "{line}").is_err() {
+            break;
+        }
+    }
+    if bytes.len() % RECORD_BYTES != 0 {
+        eprintln!(
+            "datagen: {}: {} trailing bytes of a partial record ignored",
+            path.display(),
+            bytes.len() % RECORD_BYTES
+        );
+    }
+    Ok(String::new())
+}
+
+/// What an existing data file already holds.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Existing {
+    pub positions: u64,
+    /// One past the highest game index in the file (0 for an empty file).
+    pub next_game: u64,
+}
+
+/// Opens the output: a new file, or with `append` an existing one cut back to whole records.
+fn open_output(path: &Path, append: bool) -> Result<(File, Existing), String> {
+    let exists = std::fs::metadata(path).is_ok_and(|m| m.len() > 0);
+    if exists && !append {
+        return Err(format!(
+            "{} exists; pass --append to add to it",
+            path.display()
+        ));
+    }
+    let mut file = OpenOptions::new()
+        .create(true)
+        .read(true)
+        .append(true)
+        .open(path)
+        .map_err(|e| format!("cannot open {}: {e}", path.display()))?;
+    let mut bytes = Vec::new();
+    file.read_to_end(&mut bytes)
+        .map_err(|e| format!("cannot read {}: {e}", path.display()))?;
+    let whole = bytes.len() - bytes.len() % RECORD_BYTES;
+    if whole != bytes.len() {
+        file.set_len(whole as u64)
+            .map_err(|e| format!("cannot truncate {}: {e}", path.display()))?;
+        eprintln!(
+            "datagen: dropped a partial record of {} bytes at the end of {}",
+            bytes.len() - whole,
+            path.display()
+        );
+    }
+    let existing = scan(&bytes[..whole]);
+    Ok((file, existing))
+}
+
+/// Counts the records of a data file's bytes and finds where game numbering goes on.
+pub fn scan(bytes: &[u8]) -> Existing {
+    let mut e = Existing::default();
+    for chunk in bytes.chunks_exact(RECORD_BYTES) {
+        e.positions += 1;
+        let game = u32::from_le_bytes(chunk[36..40].try_into().unwrap());
+        e.next_game = e.next_game.max(u64::from(game) + 1);
+    }
+    e
+}
+
+/// Plays the games `args` asks for, appending each finished game's records to `args.out`.
 fn generate(args: &Args) -> Result<String, String> {
     if args.games.is_none() && args.positions.is_none() {
         return Err("give --games N or --positions N".into());
     }
-    let book = load_book(&args.book)?;
-    let file = File::create(&args.out)
-        .map_err(|e| format!("cannot create {}: {e}", args.out.display()))?;
+    let (Some(book_path), Some(out)) = (&args.book, &args.out) else {
+        return Err("give --book and --out (or --dump FILE)".into());
+    };
+    let book = load_book(book_path)?;
+    let (file, existing) = open_output(out, args.append)?;
+    if existing.positions > 0 {
+        eprintln!(
+            "datagen: {} holds {} positions; games go on from index {}",
+            out.display(),
+            existing.positions,
+            existing.next_game
+        );
+    }
     let writer = Mutex::new(BufWriter::new(file));
     let config = GameConfig {
         nodes: args.nodes,
@@ -359,8 +490,9 @@ fn generate(args: &Args) -> Result<String, String> {
         .build()
         .map_err(|e| e.to_string())?;
 
-    let next_game = AtomicU64::new(0);
-    let written = AtomicU64::new(0);
+    let first_game = existing.next_game;
+    let next_game = AtomicU64::new(first_game);
+    let written = AtomicU64::new(existing.positions);
     let failed = AtomicBool::new(false);
     let now = Instant::now();
     let progress = Mutex::new(Progress {
@@ -386,32 +518,30 @@ fn generate(args: &Args) -> Result<String, String> {
                         return;
                     }
                     let index = next_game.fetch_add(1, Ordering::Relaxed);
-                    if args.games.is_some_and(|n| index >= n) {
+                    if args.games.is_some_and(|n| index - first_game >= n) {
                         return;
                     }
                     let Some(record) = play_game(&mut searcher, &book, &config, args.seed, index)
                     else {
                         continue;
                     };
-                    let mut text = String::new();
-                    for fen in &record.fens {
-                        text.push_str(fen);
-                        text.push_str(" | ");
-                        text.push_str(record.result.label());
-                        text.push('\n');
+                    let mut bytes = Vec::with_capacity(record.records.len() * RECORD_BYTES);
+                    for r in &record.records {
+                        bytes.extend_from_slice(&r.encode());
                     }
                     {
                         let mut w = writer.lock().unwrap();
-                        if let Err(e) = w.write_all(text.as_bytes()).and_then(|_| w.flush()) {
+                        if let Err(e) = w.write_all(&bytes).and_then(|_| w.flush()) {
                             *error.lock().unwrap() = Some(format!("write failed: {e}"));
                             failed.store(true, Ordering::Relaxed);
                             return;
                         }
                     }
-                    written.fetch_add(record.fens.len() as u64, Ordering::Relaxed);
+                    let n = record.records.len() as u64;
+                    written.fetch_add(n, Ordering::Relaxed);
                     let mut p = progress.lock().unwrap();
                     p.games += 1;
-                    p.positions += record.fens.len() as u64;
+                    p.positions += n;
                     p.plies += u64::from(record.plies);
                     p.results[match record.result {
                         GameResult::WhiteWins => 0,
@@ -433,11 +563,12 @@ fn generate(args: &Args) -> Result<String, String> {
     let p = progress.into_inner().unwrap();
     eprintln!("{}", p.line());
     Ok(format!(
-        "wrote {} positions from {} games to {} in {:.1} s",
+        "wrote {} positions from {} games to {} in {:.1} s ({} in the file)",
         p.positions,
         p.games,
-        args.out.display(),
-        p.start.elapsed().as_secs_f64()
+        out.display(),
+        p.start.elapsed().as_secs_f64(),
+        written.load(Ordering::Relaxed)
     ))
 }
 
