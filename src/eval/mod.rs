@@ -120,20 +120,29 @@ impl<'a, T: Trace> Eval<'a, T> {
 
     /// Material and both king-relative placement tables; returns the phase.
     fn material_and_placement(&mut self) -> i32 {
-        let files = [Color::White, Color::Black].map(|c| self.king(c).map_or(4, |k| k % 8));
+        // A king on the a–d files mirrors the board so that it stands on the e–h half.
+        let mirrors = [Color::White, Color::Black]
+            .map(|c| self.king(c).map_or(0, |k| if k % 8 < 4 { 7 } else { 0 }));
         let mut phase = 0;
-        for (square, piece) in self.board {
-            let color = piece.color;
-            let role = piece.role as usize - 1;
+        for color in Color::ALL {
             let own_side = if color.is_white() { 0 } else { 56 };
-            let relative = u32::from(square) as usize ^ own_side;
-            let mirror = |king_file: u32| if king_file < 4 { 7 } else { 0 };
-            let own = relative ^ mirror(files[side_index(color)]);
-            let enemy = relative ^ mirror(files[side_index(!color)]);
-            self.add(MATERIAL + role, color, 1);
-            self.add(PST_OWN_KING + role * 64 + own, color, 1);
-            self.add(PST_ENEMY_KING + role * 64 + enemy, color, 1);
-            phase += PHASE_WEIGHT[role];
+            let own_mirror = mirrors[side_index(color)];
+            let enemy_mirror = mirrors[side_index(!color)];
+            for role in Role::ALL {
+                let r = role as usize - 1;
+                let pieces = u64::from(self.board.by_piece(role.of(color)));
+                phase += PHASE_WEIGHT[r] * bits::count(pieces);
+                for sq in bits::squares(pieces) {
+                    let relative = sq as usize ^ own_side;
+                    self.add(MATERIAL + r, color, 1);
+                    self.add(PST_OWN_KING + r * 64 + (relative ^ own_mirror), color, 1);
+                    self.add(
+                        PST_ENEMY_KING + r * 64 + (relative ^ enemy_mirror),
+                        color,
+                        1,
+                    );
+                }
+            }
         }
         phase.min(MAX_PHASE)
     }
@@ -160,8 +169,8 @@ impl<'a, T: Trace> Eval<'a, T> {
         for color in Color::ALL {
             self.mobility(color);
         }
+        self.pawns();
         for color in Color::ALL {
-            self.pawns(color);
             self.king_safety(color);
             self.threats(color);
             self.piece_extras(color);

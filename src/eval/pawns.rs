@@ -1,5 +1,11 @@
 //! Pawn structure: passed pawns (by rank, blocked, safe to push, king distances), isolated,
 //! doubled, backward, phalanx and defended pawns.
+//!
+//! Everything but the passers' extra terms depends on the pawns alone, and the pawns change in
+//! few moves of a search: that part and the set of passed pawns are kept in a per-thread cache
+//! keyed by both pawn bitboards.
+
+use std::cell::RefCell;
 
 use shakmaty::Color;
 
@@ -8,8 +14,35 @@ use super::params::{
     BACKWARD, DEFENDED_PAWN, DOUBLED, ISOLATED, PASSED, PASSED_BLOCKED, PASSED_ENEMY_KING_DISTANCE,
     PASSED_OWN_KING_DISTANCE, PASSED_SAFE_PUSH, PHALANX,
 };
+use super::taper::Taper;
 use super::trace::Trace;
-use super::Eval;
+use super::{side_index, Eval};
+
+/// Entries of the pawn cache (a power of two; 32 bytes each).
+const PAWN_CACHE_ENTRIES: usize = 8192;
+
+/// The pawn-only part of the pawn terms of one pawn structure.
+#[derive(Clone, Copy, Debug, Default)]
+struct PawnEntry {
+    /// White's and Black's pawns: the whole key, so a hit is never a collision.
+    pawns: [u64; 2],
+    /// White's and Black's pawn-only score.
+    score: [Taper; 2],
+    /// White's and Black's passed pawns.
+    passed: [u64; 2],
+}
+
+thread_local! {
+    /// Zeroed entries are right for the empty key: no pawns, no score, no passers.
+    static PAWN_CACHE: RefCell<Vec<PawnEntry>> =
+        RefCell::new(vec![PawnEntry::default(); PAWN_CACHE_ENTRIES]);
+}
+
+fn slot(pawns: [u64; 2]) -> usize {
+    let h =
+        pawns[0].wrapping_mul(0x9E37_79B9_7F4A_7C15) ^ pawns[1].wrapping_mul(0xC2B2_AE3D_27D4_EB4F);
+    (h >> 32) as usize & (PAWN_CACHE_ENTRIES - 1)
+}
 
 /// Chebyshev distance: the king moves it takes.
 fn distance(a: u32, b: u32) -> i32 {
@@ -19,8 +52,39 @@ fn distance(a: u32, b: u32) -> i32 {
 }
 
 impl<T: Trace> Eval<'_, T> {
-    /// The pawn terms of `color`.
-    pub(super) fn pawns(&mut self, color: Color) {
+    /// The pawn terms of both sides: the pawn-only part from the cache when the trace allows,
+    /// then the passers' terms that depend on the pieces.
+    pub(super) fn pawns(&mut self) {
+        let pawns = [self.pawns_of(Color::White), self.pawns_of(Color::Black)];
+        let passed = if T::CACHEABLE {
+            let cached = PAWN_CACHE.with_borrow(|c| c[slot(pawns)]);
+            if cached.pawns == pawns {
+                self.score[0] += cached.score[0];
+                self.score[1] += cached.score[1];
+                cached.passed
+            } else {
+                let before = self.score;
+                let entry = PawnEntry {
+                    pawns,
+                    // `Color::ALL` is White, Black: the side order.
+                    passed: Color::ALL.map(|c| self.pawn_structure(c)),
+                    score: [self.score[0] - before[0], self.score[1] - before[1]],
+                };
+                PAWN_CACHE.with_borrow_mut(|c| c[slot(pawns)] = entry);
+                entry.passed
+            }
+        } else {
+            Color::ALL.map(|c| self.pawn_structure(c))
+        };
+        for color in Color::ALL {
+            for sq in squares(passed[side_index(color)]) {
+                self.passed(color, sq, relative_rank(color, sq));
+            }
+        }
+    }
+
+    /// The pawn-only terms of `color`; returns its passed pawns.
+    fn pawn_structure(&mut self, color: Color) -> u64 {
         let us = self.pawns_of(color);
         let them = self.pawns_of(!color);
         let their_attacks = self.side(!color).pawn_attacks;
@@ -29,6 +93,7 @@ impl<T: Trace> Eval<'_, T> {
             let span = front_span(!color, them);
             span | beside(span)
         };
+        let mut passed = 0;
         for sq in squares(us) {
             let b = 1u64 << sq;
             let rank = relative_rank(color, sq);
@@ -55,14 +120,15 @@ impl<T: Trace> Eval<'_, T> {
                 self.add(DEFENDED_PAWN + rank, color, 1);
             }
             if b & blocked_by_them == 0 && front_span(color, b) & us == 0 {
-                self.passed(color, sq, rank);
+                self.add(PASSED + rank, color, 1);
+                passed |= b;
             }
         }
+        passed
     }
 
-    /// The extra terms of a passed pawn of `color` on `sq` (relative `rank`).
+    /// The terms of a passed pawn of `color` on `sq` (relative `rank`) that read the pieces.
     fn passed(&mut self, color: Color, sq: u32, rank: usize) {
-        self.add(PASSED + rank, color, 1);
         let stop = forward(color, 1u64 << sq);
         if stop == 0 {
             return;

@@ -12,6 +12,8 @@ use super::weights::WEIGHTS;
 
 /// Receives "parameter `index` counts `count` times for `color`".
 pub trait Trace {
+    /// Whether cached partial sums may stand in for terms (only when nobody watches them).
+    const CACHEABLE: bool = false;
     fn add(&mut self, index: usize, color: Color, count: i32);
 }
 
@@ -19,6 +21,7 @@ pub trait Trace {
 pub struct NoTrace;
 
 impl Trace for NoTrace {
+    const CACHEABLE: bool = true;
     #[inline(always)]
     fn add(&mut self, _: usize, _: Color, _: i32) {}
 }
