@@ -611,7 +611,7 @@ fn compare_page_tables_equal_the_text_tables_with_moves_in_san() {
         data.get("principal").get("root_moves").arr()[0]
             .get("san")
             .s(),
-        "Qxh7"
+        "Qxh7+"
     );
     assert!(html.contains("Qxh7+ Kxh7 hxg6#"));
     // The board: 64 squares and one glyph per piece of the FEN.

@@ -6,7 +6,7 @@
 
 use std::fmt::Write as _;
 
-use shakmaty::san::San;
+use shakmaty::san::SanPlus;
 use shakmaty::{Chess, Color, Move, Position, Role, Square};
 
 use super::chess::{minimal_tree_leaves, to_score, ChessNode, ChessTree, HashMoveOrder, Mode};
@@ -80,7 +80,7 @@ pub fn principal_line(pos: &Chess, depth: Depth) -> Line {
     let root_moves = root_moves
         .into_iter()
         .map(|(m, v)| ValuedMove {
-            san: San::from_move(pos, m).to_string(),
+            san: SanPlus::from_move(pos.clone(), m).to_string(),
             value: to_score(v),
         })
         .collect();
@@ -88,7 +88,7 @@ pub fn principal_line(pos: &Chess, depth: Depth) -> Line {
     let mut line = Vec::new();
     let (mut node, mut side, mut values) = (root, Side::Max, values);
     while let Some((m, _)) = best(&values, side) {
-        line.push(shakmaty::san::SanPlus::from_move(node.pos.clone(), m).to_string());
+        line.push(SanPlus::from_move(node.pos.clone(), m).to_string());
         node = ChessNode {
             pos: {
                 let mut p = node.pos.clone();
@@ -356,7 +356,10 @@ fn position_html(fen: &str, pos: &Chess, line: &Line) -> String {
         "<div class=\"board-row\">\n<div>{}</div>\n<div>\n<p class=\"mono\">{}</p>\n<p>{} to move, {} legal moves. Values are from its point of view, in centipawns (<code>cp</code>) or moves to mate.</p>\n<p>Principal line at depth {}: <b id=\"principal-line\" class=\"mono\">{}</b></p>\n<p>Root moves by exact value at depth {}:</p>\n{}\n</div>\n</div>\n",
         board_svg(pos),
         escape(fen),
-        pos.turn(),
+        match pos.turn() {
+            Color::White => "White",
+            Color::Black => "Black",
+        },
         pos.legal_moves().len(),
         line.depth,
         escape(&line.line.join(" ")),
@@ -371,15 +374,15 @@ pub fn compare_page(fen: &str, pos: &Chess, all: &[DepthResults], line: &Line) -
         String::from("<h1>Alpha-beta on a chess position: minimax against four move orders</h1>\n");
     body.push_str(&position_html(fen, pos, line));
     body.push_str("<p class=\"note\">Every mode searches the same fixed-depth tree (no quiescence, no extensions) and must return minimax's value; what differs is how much of the tree it needs. <i>ID + hash move</i> counts the nodes of all iterations 1..d; <i>oracle</i> (children sorted by their exact value, computed and not counted) only its final pass. The first-move share is the fraction of cutoffs made by the first move searched.</p>\n");
-    for r in all {
-        body.push_str(&depth_table(pos, r));
-    }
     body.push_str("<h2>Cost over depth</h2>\n");
     // Inline SVG needs no namespace declaration, and the page carries no address at all.
     body.push_str(
         &svg_plot(fen, pos.legal_moves().len(), all)
             .replace(r#" xmlns="http://www.w3.org/2000/svg""#, ""),
     );
+    for r in all {
+        body.push_str(&depth_table(pos, r));
+    }
     page(
         "cutoff compare: alpha-beta on a chess position",
         &body,

@@ -69,7 +69,7 @@ fn bound_name(bound: Bound) -> &'static str {
 
 /// The side to move at `node`: levels alternate from the root's.
 fn side_at(tree: &BracketTree, node: usize, root_side: Side) -> Side {
-    if tree.nodes[node].path.len() % 2 == 0 {
+    if tree.nodes[node].path.len().is_multiple_of(2) {
         root_side
     } else {
         root_side.other()
@@ -350,7 +350,7 @@ fn tree_body(tree: &BracketTree, root_side: Side, report: &Report) -> String {
 &nbsp; <span style="color:#c62828">red</span>: the cut, &alpha; &ge; &beta;
 &nbsp; &le;/&ge; before a value: fail-hard bound
 </div>
-<p class="hint">Step through the search with the buttons or the arrow keys (&larr; &rarr;, Home, End) of the panel last clicked; click an inner node to fold its subtree.</p>
+<p class="hint">Step through the search with the buttons or the arrow keys (&larr; &rarr;, Home, End; + and &minus; zoom) of the panel last clicked; click an inner node to fold its subtree.</p>
 <div id="panels" class="panels"></div>
 <h2>Pruned, in the written order</h2>
 <ul class="cuts">

@@ -148,8 +148,9 @@
       body += drawNode(panel, st, n, x, y);
     }
     walk(0);
-    var w = PAD_X * 2 + Math.max(lay.slots - 1, 0) * SLOT + 90, h = PAD_Y * 2 + maxDepth * LEVEL + 30;
-    return '<svg width="' + w + '" height="' + h + '" viewBox="0 0 ' + w + ' ' + h + '" font-family="DejaVu Sans, Helvetica, Arial, sans-serif">' + edges + body + cuts + '</svg>';
+    var w = PAD_X * 2 + Math.max(lay.slots - 1, 0) * SLOT + 90, h = PAD_Y * 2 + maxDepth * LEVEL + 6;
+    panel.lay = lay;
+    return '<svg width="' + w * panel.zoom + '" height="' + h * panel.zoom + '" viewBox="0 0 ' + w + ' ' + h + '" font-family="DejaVu Sans, Helvetica, Arial, sans-serif">' + edges + body + cuts + '</svg>';
   }
 
   function render(panel) {
@@ -164,10 +165,24 @@
     for (var i = 0; i < items.length; i++) {
       items[i].className = i < panel.step - 1 ? 'done' : i === panel.step - 1 ? 'now' : 'todo';
     }
+    follow(panel, st.now === null ? 0 : st.now);
     var cur = items[panel.step - 1];
     if (cur && panel.list.scrollHeight > panel.list.clientHeight) {
       panel.list.scrollTop = cur.offsetTop - panel.list.clientHeight / 2;
     }
+  }
+
+  // Scrolls a wide tree so that node `n` (the one the last step happened at) is in view.
+  function follow(panel, n) {
+    var x = px(panel.lay.pos[n] === undefined ? panel.lay.pos[0] : panel.lay.pos[n]) * panel.zoom;
+    var y = py(n) * panel.zoom, c = panel.canvas;
+    if (x < c.scrollLeft + 40 || x > c.scrollLeft + c.clientWidth - 120) c.scrollLeft = x - c.clientWidth / 2;
+    if (y < c.scrollTop + 20 || y > c.scrollTop + c.clientHeight - 40) c.scrollTop = y - c.clientHeight / 2;
+  }
+
+  function zoom(panel, factor) {
+    panel.zoom = Math.max(0.2, Math.min(2, panel.zoom * factor));
+    render(panel);
   }
 
   var panels = [], active = 0;
@@ -198,12 +213,14 @@
       '<button data-act="last" title="last step (End)">\u21e5</button>' +
       '<span class="counter"></span>' +
       '<button data-act="collapse" title="collapse or expand the pruned subtrees">collapse pruned</button>' +
+      '<button data-act="zoomout" title="zoom out (-)">\u2212</button>' +
+      '<button data-act="zoomin" title="zoom in (+)">+</button>' +
       '</div>' +
       '<div class="step-text"></div>' +
       '<div class="canvas"></div>' +
       '<ol class="events"></ol>';
     var panel = {
-      search: search, step: search.events.length, collapsed: {}, el: el, timer: null,
+      search: search, step: search.events.length, collapsed: {}, el: el, timer: null, zoom: 1, lay: null,
       canvas: el.querySelector('.canvas'), counter: el.querySelector('.counter'),
       text: el.querySelector('.step-text'), list: el.querySelector('.events')
     };
@@ -222,6 +239,8 @@
       else if (act === 'last') go(panel, search.events.length);
       else if (act === 'play') play(panel, ev.target);
       else if (act === 'collapse') collapsePruned(panel);
+      else if (act === 'zoomout') zoom(panel, 1 / 1.25);
+      else if (act === 'zoomin') zoom(panel, 1.25);
     });
     panel.canvas.addEventListener('click', function (ev) {
       var g = ev.target.closest && ev.target.closest('[data-node]');
@@ -269,6 +288,8 @@
     else if (ev.key === 'ArrowLeft') go(panel, panel.step - 1);
     else if (ev.key === 'Home') go(panel, 0);
     else if (ev.key === 'End') go(panel, panel.search.events.length);
+    else if (ev.key === '+' || ev.key === '=') zoom(panel, 1.25);
+    else if (ev.key === '-') zoom(panel, 1 / 1.25);
     else return;
     ev.preventDefault();
   });
@@ -281,6 +302,8 @@
     render(panel);
   });
   activate(0);
+  // Only now are the panels their final width: bring each one's root into view.
+  panels.forEach(function (p) { follow(p, 0); });
 
   // `#demo` in the address: replay the first steps with real key events, for the browser test.
   if (/(^|[#&])demo($|&)/.test(location.hash.slice(1))) {
