@@ -15,6 +15,7 @@ use indicatif::{ProgressBar, ProgressStyle};
 use shakmaty::{CastlingMode, Chess, EnPassantMode, Position};
 
 use super::chess::{minimal_tree_leaves, run_mode, ChessTree, Mode, ModeResult};
+use super::compare_html::{compare_page, principal_line};
 use super::minimax::Counters;
 use super::svg::{plot, Labels, Series};
 use crate::position::Game;
@@ -35,6 +36,10 @@ pub struct Args {
     /// Also write an SVG plot of nodes (log scale) against depth to this file.
     #[arg(long, value_name = "FILE")]
     pub svg: Option<PathBuf>,
+    /// Also write the tables, the plot, the board and the principal line in SAN as a
+    /// self-contained web page to this file.
+    #[arg(long, value_name = "FILE")]
+    pub html: Option<PathBuf>,
 }
 
 /// An inclusive range of depths: `4` or `1..4`.
@@ -310,6 +315,18 @@ pub fn run(args: Args) -> ExitCode {
 
     if let Some(path) = &args.svg {
         match std::fs::write(path, svg_plot(&fen, root_moves, &all)) {
+            Ok(()) => eprintln!("compare: wrote {}", path.display()),
+            Err(e) => {
+                eprintln!("error: cannot write {}: {e}", path.display());
+                return ExitCode::from(2);
+            }
+        }
+    }
+    if let Some(path) = &args.html {
+        let last = all.last().map_or(args.depth.last, |r| r.depth);
+        eprintln!("compare: valuing the root moves at depth {last} for the page");
+        let line = principal_line(&pos, last);
+        match std::fs::write(path, compare_page(&fen, &pos, &all, &line)) {
             Ok(()) => eprintln!("compare: wrote {}", path.display()),
             Err(e) => {
                 eprintln!("error: cannot write {}: {e}", path.display());

@@ -12,7 +12,8 @@
 //! - [`bracket`]: trees written as nested brackets, for `cutoff tree`.
 //! - [`chess`]: shakmaty positions searched to a fixed depth, and the orderings of
 //!   `cutoff compare`.
-//! - [`tree`], [`compare`]: the two subcommands; [`svg`]: the nodes-per-depth plot.
+//! - [`tree`], [`compare`]: the two subcommands; [`svg`]: the nodes-per-depth plot;
+//!   [`html`] (with [`json`]): the same as self-contained web pages (`--html`).
 //!
 //! This code is for teaching and testing, not speed: it allocates a move list per node and
 //! clones positions (copy-make).
@@ -20,6 +21,9 @@
 pub mod bracket;
 pub mod chess;
 pub mod compare;
+pub mod compare_html;
+pub mod html;
+pub mod json;
 pub mod minimax;
 pub mod svg;
 pub mod tree;

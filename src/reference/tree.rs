@@ -5,11 +5,14 @@
 //! counters. `--trace` first prints every step of the alpha-beta search.
 
 use std::fmt::Write as _;
+use std::path::PathBuf;
 use std::process::ExitCode;
 
 use super::bracket::{BracketTree, ROOT};
+use super::html::{tree_page, Order};
 use super::minimax::{
-    minimax, show, AlphaBeta, Counters, GenerationOrder, Observer, OracleOrder, Side, Silent, Value,
+    minimax, show, AlphaBeta, Counters, GenerationOrder, MoveOrder, Observer, OracleOrder, Side,
+    Value,
 };
 use crate::types::Bound;
 
@@ -26,6 +29,13 @@ pub struct Args {
     /// The root is MIN instead of MAX (levels still alternate).
     #[arg(long)]
     pub min_root: bool,
+    /// Also write the search as a self-contained web page to FILE: the tree drawn, the pruned
+    /// subtrees greyed with their cut, and a step control that replays the search.
+    #[arg(long, value_name = "FILE")]
+    pub html: Option<PathBuf>,
+    /// Which searches the page shows: `oracle` adds the same tree searched best-first.
+    #[arg(long, value_enum, default_value = "written", requires = "html")]
+    pub order: Order,
 }
 
 /// One cutoff: where it happened, the window that fired, and the children never searched.
@@ -37,17 +47,149 @@ pub struct Cut {
     pub skipped: Vec<usize>,
 }
 
-/// Collects the cutoffs of a search and, when tracing, writes each step to `trace`.
+/// One step of an alpha-beta search, exactly as its [`Observer`] saw it. `--trace` prints one
+/// line per event and `--html` replays them one at a time, so the two can never disagree.
+/// Leaves have no `Enter` event: a leaf's single step is its `Leaf` event.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Event {
+    /// An inner node is entered with window (α, β).
+    Enter {
+        node: usize,
+        ply: usize,
+        side: Side,
+        alpha: Value,
+        beta: Value,
+    },
+    /// A leaf was evaluated.
+    Leaf {
+        node: usize,
+        ply: usize,
+        value: Value,
+    },
+    /// Max raised α, or Min lowered β, at `node` from `old` to `new`.
+    Improve {
+        node: usize,
+        ply: usize,
+        side: Side,
+        old: Value,
+        new: Value,
+    },
+    /// α ≥ β fired at `node`; the children in `skipped` are never searched.
+    Cutoff {
+        node: usize,
+        ply: usize,
+        alpha: Value,
+        beta: Value,
+        skipped: Vec<usize>,
+    },
+    /// An inner node returns `value`.
+    Leave {
+        node: usize,
+        ply: usize,
+        value: Value,
+        bound: Bound,
+    },
+}
+
+impl Event {
+    /// The node the event happened at.
+    pub fn node(&self) -> usize {
+        match self {
+            Event::Enter { node, .. }
+            | Event::Leaf { node, .. }
+            | Event::Improve { node, .. }
+            | Event::Cutoff { node, .. }
+            | Event::Leave { node, .. } => *node,
+        }
+    }
+
+    /// The trace line's indentation: the ply, one deeper for what happens inside a node.
+    pub fn indent(&self) -> usize {
+        match self {
+            Event::Enter { ply, .. } | Event::Leaf { ply, .. } | Event::Leave { ply, .. } => *ply,
+            Event::Improve { ply, .. } | Event::Cutoff { ply, .. } => ply + 1,
+        }
+    }
+
+    /// The event as one `--trace` line, without indentation.
+    pub fn describe(&self, tree: &BracketTree) -> String {
+        match self {
+            Event::Enter {
+                node,
+                side,
+                alpha,
+                beta,
+                ..
+            } => format!(
+                "enter {} {} alpha={} beta={}",
+                tree.path(*node),
+                side.name(),
+                show(*alpha),
+                show(*beta)
+            ),
+            Event::Leaf { node, value, .. } => format!("leaf {} = {value}", tree.path(*node)),
+            Event::Improve {
+                node,
+                side,
+                old,
+                new,
+                ..
+            } => {
+                let bound = if *side == Side::Max { "alpha" } else { "beta" };
+                format!(
+                    "at {}: {bound} {} -> {}",
+                    tree.path(*node),
+                    show(*old),
+                    show(*new)
+                )
+            }
+            Event::Cutoff {
+                node,
+                alpha,
+                beta,
+                skipped,
+                ..
+            } => format!(
+                "cutoff at {}: alpha={} >= beta={}, skipping {}",
+                tree.path(*node),
+                show(*alpha),
+                show(*beta),
+                describe_skipped(tree, skipped)
+            ),
+            Event::Leave {
+                node, value, bound, ..
+            } => {
+                let meaning = match bound {
+                    Bound::Exact => String::new(),
+                    Bound::Lower => format!(" (fail-hard bound: true value >= {})", show(*value)),
+                    Bound::Upper => format!(" (fail-hard bound: true value <= {})", show(*value)),
+                };
+                format!("return {} = {}{meaning}", tree.path(*node), show(*value))
+            }
+        }
+    }
+}
+
+/// The `--trace` text of a list of events: one indented line each.
+pub fn trace_text(tree: &BracketTree, events: &[Event]) -> String {
+    let mut out = String::new();
+    for e in events {
+        let _ = writeln!(out, "{}{}", "  ".repeat(e.indent()), e.describe(tree));
+    }
+    out
+}
+
+/// Collects the cutoffs of a search and, when asked, every event.
 pub struct Recorder<'a> {
     pub tree: &'a BracketTree,
     pub cuts: Vec<Cut>,
-    pub trace: Option<String>,
+    pub events: Option<Vec<Event>>,
 }
 
 impl Recorder<'_> {
-    fn line(&mut self, indent: usize, text: String) {
-        if let Some(out) = &mut self.trace {
-            let _ = writeln!(out, "{}{text}", "  ".repeat(indent));
+    fn record(&mut self, event: Event) {
+        if let Some(events) = &mut self.events {
+            events.push(event);
         }
     }
 }
@@ -57,43 +199,43 @@ impl Observer<BracketTree> for Recorder<'_> {
         if self.tree.children(*node).is_empty() {
             return; // a leaf gets its own one-line entry
         }
-        let text = format!(
-            "enter {} {} alpha={} beta={}",
-            self.tree.path(*node),
-            side.name(),
-            show(alpha),
-            show(beta)
-        );
-        self.line(ply, text);
+        self.record(Event::Enter {
+            node: *node,
+            ply,
+            side,
+            alpha,
+            beta,
+        });
     }
 
     fn leaf(&mut self, node: &usize, ply: usize, value: Value) {
-        let text = format!("leaf {} = {value}", self.tree.path(*node));
-        self.line(ply, text);
+        self.record(Event::Leaf {
+            node: *node,
+            ply,
+            value,
+        });
     }
 
     fn improve(&mut self, node: &usize, ply: usize, side: Side, old: Value, new: Value) {
-        let bound = if side == Side::Max { "alpha" } else { "beta" };
-        let text = format!(
-            "at {}: {bound} {} -> {}",
-            self.tree.path(*node),
-            show(old),
-            show(new)
-        );
-        self.line(ply + 1, text);
+        self.record(Event::Improve {
+            node: *node,
+            ply,
+            side,
+            old,
+            new,
+        });
     }
 
     fn cutoff(&mut self, node: &usize, ply: usize, alpha: Value, beta: Value, skipped: &[usize]) {
-        let text = format!(
-            "cutoff at {}: alpha={} >= beta={}, skipping {}",
-            self.tree.path(*node),
-            show(alpha),
-            show(beta),
-            describe_skipped(self.tree, skipped)
-        );
-        self.line(ply + 1, text);
         self.cuts.push(Cut {
             node: *node,
+            alpha,
+            beta,
+            skipped: skipped.to_vec(),
+        });
+        self.record(Event::Cutoff {
+            node: *node,
+            ply,
             alpha,
             beta,
             skipped: skipped.to_vec(),
@@ -101,34 +243,80 @@ impl Observer<BracketTree> for Recorder<'_> {
     }
 
     fn leave(&mut self, node: &usize, ply: usize, value: Value, bound: Bound) {
-        let meaning = match bound {
-            Bound::Exact => String::new(),
-            Bound::Lower => format!(" (fail-hard bound: true value >= {})", show(value)),
-            Bound::Upper => format!(" (fail-hard bound: true value <= {})", show(value)),
-        };
-        let text = format!(
-            "return {} = {}{meaning}",
-            self.tree.path(*node),
-            show(value)
-        );
-        self.line(ply, text);
+        self.record(Event::Leave {
+            node: *node,
+            ply,
+            value,
+            bound,
+        });
     }
 }
 
 /// `2.2-2.3 (2 leaves)`, `3 (1 leaf)`, or `nothing` when the cutting move was the last one.
-/// The skipped moves of one cutoff are always a run of consecutive siblings.
+/// In the written order the skipped moves of one cutoff are a run of consecutive siblings,
+/// written as a range; in another order they are listed as they would have been tried
+/// (`3.2, 3.1`).
 pub fn describe_skipped(tree: &BracketTree, skipped: &[usize]) -> String {
     let (Some(&first), Some(&last)) = (skipped.first(), skipped.last()) else {
         return "nothing (the cutting move was the last one)".to_string();
     };
     let leaves: usize = skipped.iter().map(|&n| tree.nodes[n].leaves).sum();
+    let consecutive = skipped
+        .windows(2)
+        .all(|w| is_next_sibling(tree, w[0], w[1]));
     let range = if first == last {
         tree.path(first)
-    } else {
+    } else if consecutive {
         format!("{}-{}", tree.path(first), tree.path(last))
+    } else {
+        let paths: Vec<String> = skipped.iter().map(|&n| tree.path(n)).collect();
+        paths.join(", ")
     };
     let noun = if leaves == 1 { "leaf" } else { "leaves" };
     format!("{range} ({leaves} {noun})")
+}
+
+/// Whether `b` is the sibling right after `a` (same parent, next path number).
+fn is_next_sibling(tree: &BracketTree, a: usize, b: usize) -> bool {
+    let (pa, pb) = (&tree.nodes[a].path, &tree.nodes[b].path);
+    match (pa.split_last(), pb.split_last()) {
+        (Some((ia, ra)), Some((ib, rb))) => ra == rb && *ib == ia + 1,
+        _ => false,
+    }
+}
+
+/// One observed alpha-beta search of a tree.
+#[derive(Clone, Debug)]
+pub struct Observed {
+    pub value: Value,
+    pub counters: Counters,
+    pub cuts: Vec<Cut>,
+    /// Every step, in order; `None` unless asked for (a big tree makes many).
+    pub events: Option<Vec<Event>>,
+}
+
+/// Full-window alpha-beta from the root in `order`, recording its cutoffs (and its events when
+/// `record`).
+pub fn observe(
+    tree: &BracketTree,
+    root_side: Side,
+    order: &mut dyn MoveOrder<BracketTree>,
+    record: bool,
+) -> Observed {
+    let mut recorder = Recorder {
+        tree,
+        cuts: Vec::new(),
+        events: record.then(Vec::new),
+    };
+    let mut search = AlphaBeta::new(tree, order, &mut recorder);
+    let value = search.value(&ROOT, root_side);
+    let counters = search.counters;
+    Observed {
+        value,
+        counters,
+        cuts: recorder.cuts,
+        events: recorder.events,
+    }
 }
 
 /// Everything `cutoff tree` reports about one tree.
@@ -139,43 +327,44 @@ pub struct Report {
     pub alphabeta: Value,
     pub alphabeta_counters: Counters,
     pub cuts: Vec<Cut>,
-    /// Alpha-beta leaves with every node's children sorted best-first by exact value.
+    /// The written-order search's events, when recorded (`--trace`, `--html`).
+    pub events: Option<Vec<Event>>,
+    /// Alpha-beta with every node's children sorted best-first by exact value.
+    pub oracle: Observed,
+    /// Shorthand for `oracle.counters`.
     pub oracle_counters: Counters,
-    pub trace: Option<String>,
 }
 
-/// Runs minimax, alpha-beta in the written order (observed) and alpha-beta in oracle order.
-pub fn analyse(tree: &BracketTree, root_side: Side, trace: bool) -> Report {
+/// Runs minimax, alpha-beta in the written order and alpha-beta in oracle order; `record`
+/// keeps every event of both alpha-beta searches.
+pub fn analyse(tree: &BracketTree, root_side: Side, record: bool) -> Report {
     let mut minimax_counters = Counters::default();
     let minimax_value = minimax(tree, &ROOT, root_side, &mut minimax_counters);
 
-    let mut recorder = Recorder {
-        tree,
-        cuts: Vec::new(),
-        trace: trace.then(String::new),
-    };
-    let mut order = GenerationOrder;
-    let mut search = AlphaBeta::new(tree, &mut order, &mut recorder);
-    let alphabeta_value = search.value(&ROOT, root_side);
-    let alphabeta_counters = search.counters;
-
-    let mut oracle = OracleOrder {
+    let written = observe(tree, root_side, &mut GenerationOrder, record);
+    let mut oracle_order = OracleOrder {
         exact: |node: &usize, side: Side| minimax(tree, node, side, &mut Counters::default()),
     };
-    let mut silent = Silent;
-    let mut search = AlphaBeta::new(tree, &mut oracle, &mut silent);
-    search.value(&ROOT, root_side);
-    let oracle_counters = search.counters;
+    let oracle = observe(tree, root_side, &mut oracle_order, record);
 
     Report {
         minimax: minimax_value,
         minimax_counters,
-        alphabeta: alphabeta_value,
-        alphabeta_counters,
-        cuts: recorder.cuts,
-        oracle_counters,
-        trace: recorder.trace,
+        alphabeta: written.value,
+        alphabeta_counters: written.counters,
+        cuts: written.cuts,
+        events: written.events,
+        oracle_counters: oracle.counters,
+        oracle,
     }
+}
+
+/// Leaves inside the subtrees a search's cutoffs skipped.
+pub fn pruned_leaves(tree: &BracketTree, cuts: &[Cut]) -> usize {
+    cuts.iter()
+        .flat_map(|c| &c.skipped)
+        .map(|&n| tree.nodes[n].leaves)
+        .sum()
 }
 
 /// The `key: value` summary `cutoff tree` prints (after the trace, if any).
@@ -207,13 +396,7 @@ pub fn summary(tree: &BracketTree, root_side: Side, report: &Report) -> String {
     if pruning.is_empty() {
         kv("pruned", "nothing".to_string());
     }
-    let mut pruned_leaves = 0;
     for cut in pruning {
-        pruned_leaves += cut
-            .skipped
-            .iter()
-            .map(|&n| tree.nodes[n].leaves)
-            .sum::<usize>();
         kv(
             "pruned",
             format!(
@@ -225,7 +408,10 @@ pub fn summary(tree: &BracketTree, root_side: Side, report: &Report) -> String {
             ),
         );
     }
-    kv("pruned leaves", pruned_leaves.to_string());
+    kv(
+        "pruned leaves",
+        pruned_leaves(tree, &report.cuts).to_string(),
+    );
     let c = &report.alphabeta_counters;
     kv(
         "cutoffs",
@@ -288,12 +474,21 @@ pub fn run(args: Args) -> ExitCode {
         }
     };
     let side = if args.min_root { Side::Min } else { Side::Max };
-    let report = analyse(&tree, side, args.trace);
-    if let Some(trace) = &report.trace {
-        print!("{trace}");
+    let report = analyse(&tree, side, args.trace || args.html.is_some());
+    if let (true, Some(events)) = (args.trace, &report.events) {
+        print!("{}", trace_text(&tree, events));
         println!();
     }
     print!("{}", summary(&tree, side, &report));
+    if let Some(path) = &args.html {
+        match std::fs::write(path, tree_page(&tree, side, &report, args.order)) {
+            Ok(()) => eprintln!("tree: wrote {}", path.display()),
+            Err(e) => {
+                eprintln!("error: cannot write {}: {e}", path.display());
+                return ExitCode::from(2);
+            }
+        }
+    }
     if report.minimax == report.alphabeta {
         ExitCode::SUCCESS
     } else {

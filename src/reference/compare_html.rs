@@ -1,0 +1,392 @@
+//! `cutoff compare --html FILE`: the modes table of every depth, the cost curve with the
+//! minimal-tree line, the board and the principal line in SAN, as one self-contained page.
+//!
+//! The numbers are the very [`DepthResults`] the text tables are printed from, embedded as
+//! JSON (`#cutoff-data`) next to the tables made from them, so the page and the text agree.
+
+use std::fmt::Write as _;
+
+use shakmaty::san::SanPlus;
+use shakmaty::{Chess, Color, Move, Position, Role, Square};
+
+use super::chess::{minimal_tree_leaves, to_score, ChessNode, ChessTree, HashMoveOrder, Mode};
+use super::compare::{svg_plot, DepthResults};
+use super::html::{escape, page};
+use super::json::Json;
+use super::minimax::{AlphaBeta, Counters, Side, Silent, Value};
+use crate::types::{Depth, Score};
+
+/// A move and the exact value of the position after it, from the root side's point of view.
+#[derive(Clone, Debug)]
+pub struct ValuedMove {
+    pub san: String,
+    pub value: Score,
+}
+
+/// The root moves valued at the deepest depth, best first, and the principal line: the best
+/// move for the side to move at each ply, ties going to the first in generation order.
+#[derive(Clone, Debug)]
+pub struct Line {
+    pub depth: Depth,
+    pub root_moves: Vec<ValuedMove>,
+    pub line: Vec<String>,
+}
+
+/// Exact values of `pos`'s children `depth - 1` plies deep, from Max's (the root side's) view.
+/// Alpha-beta with a full window is exact; its hash-move table only speeds it up.
+fn child_values(
+    tree: &ChessTree,
+    order: &mut HashMoveOrder,
+    node: &ChessNode,
+    side: Side,
+) -> Vec<(Move, Value)> {
+    use super::minimax::GameTree;
+    tree.moves(node)
+        .into_iter()
+        .map(|m| {
+            let child = tree.play(node, m);
+            let mut silent = Silent;
+            let v = AlphaBeta::new(tree, order, &mut silent).value(&child, side.other());
+            (m, v)
+        })
+        .collect()
+}
+
+/// The best of `values` for `side`; the first of equals.
+fn best(values: &[(Move, Value)], side: Side) -> Option<(Move, Value)> {
+    let mut best: Option<(Move, Value)> = None;
+    for &(m, v) in values {
+        let better = match (best, side) {
+            (None, _) => true,
+            (Some((_, b)), Side::Max) => v > b,
+            (Some((_, b)), Side::Min) => v < b,
+        };
+        if better {
+            best = Some((m, v));
+        }
+    }
+    best
+}
+
+/// Values the root moves and follows the best move down to the horizon. Costs about as much
+/// as one oracle-ordered search; not counted in any table.
+pub fn principal_line(pos: &Chess, depth: Depth) -> Line {
+    let tree = ChessTree::new();
+    let mut order = HashMoveOrder::default();
+    let root = ChessNode::root(pos.clone(), depth);
+    let values = child_values(&tree, &mut order, &root, Side::Max);
+    let mut root_moves: Vec<(Move, Value)> = values.clone();
+    root_moves.sort_by_key(|&(_, v)| std::cmp::Reverse(v));
+    let root_moves = root_moves
+        .into_iter()
+        .map(|(m, v)| ValuedMove {
+            san: SanPlus::from_move(pos.clone(), m).to_string(),
+            value: to_score(v),
+        })
+        .collect();
+
+    let mut line = Vec::new();
+    let (mut node, mut side, mut values) = (root, Side::Max, values);
+    while let Some((m, _)) = best(&values, side) {
+        line.push(SanPlus::from_move(node.pos.clone(), m).to_string());
+        node = ChessNode {
+            pos: {
+                let mut p = node.pos.clone();
+                p.play_unchecked(m);
+                p
+            },
+            depth: node.depth - 1,
+            ply: node.ply + 1,
+        };
+        side = side.other();
+        values = child_values(&tree, &mut order, &node, side);
+    }
+    Line {
+        depth,
+        root_moves,
+        line,
+    }
+}
+
+/// The board as plain SVG, White at the bottom, pieces as chess glyphs.
+pub fn board_svg(pos: &Chess) -> String {
+    const SQ: u32 = 42;
+    let mut svg = format!(
+        r#"<svg class="board" width="{w}" height="{h}" viewBox="0 0 {w} {h}" font-family="DejaVu Sans, sans-serif">"#,
+        w = SQ * 8 + 18,
+        h = SQ * 8 + 18
+    );
+    for rank in 0..8u32 {
+        for file in 0..8u32 {
+            let (x, y) = (18 + file * SQ, (7 - rank) * SQ);
+            let light = (rank + file) % 2 == 1;
+            let fill = if light { "#f0d9b5" } else { "#b58863" };
+            let _ = write!(
+                svg,
+                r#"<rect x="{x}" y="{y}" width="{SQ}" height="{SQ}" fill="{fill}"/>"#
+            );
+            let sq = Square::from_coords(shakmaty::File::new(file), shakmaty::Rank::new(rank));
+            if let Some(piece) = pos.board().piece_at(sq) {
+                let glyph = match piece.role {
+                    Role::King => '\u{265a}',
+                    Role::Queen => '\u{265b}',
+                    Role::Rook => '\u{265c}',
+                    Role::Bishop => '\u{265d}',
+                    Role::Knight => '\u{265e}',
+                    Role::Pawn => '\u{265f}',
+                };
+                let (fill, stroke) = match piece.color {
+                    Color::White => ("#fff", "#222"),
+                    Color::Black => ("#111", "#111"),
+                };
+                let _ = write!(
+                    svg,
+                    r#"<text x="{}" y="{}" font-size="34" text-anchor="middle" fill="{fill}" stroke="{stroke}" stroke-width="1.2">{glyph}<title>{piece:?} on {sq}</title></text>"#,
+                    x + SQ / 2,
+                    y + SQ - 9,
+                );
+            }
+        }
+    }
+    for i in 0..8u32 {
+        let _ = write!(
+            svg,
+            r##"<text x="8" y="{}" font-size="12" text-anchor="middle" fill="#555">{}</text><text x="{}" y="{}" font-size="12" text-anchor="middle" fill="#555">{}</text>"##,
+            (7 - i) * SQ + SQ / 2 + 4,
+            i + 1,
+            18 + i * SQ + SQ / 2,
+            SQ * 8 + 14,
+            (b'a' + i as u8) as char
+        );
+    }
+    svg.push_str("</svg>");
+    svg
+}
+
+fn counters_json(c: &Counters) -> Json {
+    let share = if c.beta_cutoffs == 0 {
+        Json::Null
+    } else {
+        Json::Float(c.first_move_cutoffs as f64 / c.beta_cutoffs as f64)
+    };
+    Json::obj([
+        ("nodes", Json::int(c.nodes)),
+        ("leaves", Json::int(c.leaves)),
+        ("cutoffs", Json::int(c.beta_cutoffs)),
+        ("first_move_cutoffs", Json::int(c.first_move_cutoffs)),
+        ("first_move_share", share),
+    ])
+}
+
+/// Average branching of the minimax tree at one depth: leaves^(1/depth).
+fn average_branching(r: &DepthResults) -> f64 {
+    (r.get(Mode::Minimax).counters.leaves as f64).powf(1.0 / f64::from(r.depth))
+}
+
+/// All the page's numbers as JSON.
+pub fn compare_data(fen: &str, pos: &Chess, all: &[DepthResults], line: &Line) -> Json {
+    let b = pos.legal_moves().len();
+    let depths = all
+        .iter()
+        .map(|r| {
+            let modes = r
+                .results
+                .iter()
+                .map(|m| {
+                    Json::obj([
+                        ("mode", Json::str(m.mode.short())),
+                        ("label", Json::str(m.mode.label())),
+                        ("value", Json::int(m.value.0)),
+                        ("value_text", Json::str(m.value.to_string())),
+                        ("counters", counters_json(&m.counters)),
+                        (
+                            "last_iteration",
+                            m.last_iteration.as_ref().map_or(Json::Null, counters_json),
+                        ),
+                    ])
+                })
+                .collect();
+            let avg = average_branching(r);
+            Json::obj([
+                ("depth", Json::int(r.depth)),
+                ("modes", Json::Arr(modes)),
+                ("agree", Json::Bool(r.mismatches().is_empty())),
+                (
+                    "minimal_tree_leaves",
+                    Json::Float(minimal_tree_leaves(b as f64, r.depth as u32).round()),
+                ),
+                ("average_branching", Json::Float(avg)),
+                (
+                    "minimal_tree_leaves_average",
+                    Json::Float(minimal_tree_leaves(avg, r.depth as u32).round()),
+                ),
+            ])
+        })
+        .collect();
+    let root_moves = line
+        .root_moves
+        .iter()
+        .map(|m| {
+            Json::obj([
+                ("san", Json::str(&m.san)),
+                ("value", Json::int(m.value.0)),
+                ("value_text", Json::str(m.value.to_string())),
+            ])
+        })
+        .collect();
+    Json::obj([
+        ("kind", Json::str("compare")),
+        ("fen", Json::str(fen)),
+        ("side_to_move", Json::str(pos.turn().to_string())),
+        ("root_moves", Json::int(b as u64)),
+        ("depths", Json::Arr(depths)),
+        (
+            "principal",
+            Json::obj([
+                ("depth", Json::int(line.depth)),
+                ("root_moves", Json::Arr(root_moves)),
+                (
+                    "line",
+                    Json::Arr(line.line.iter().map(|s| Json::str(s.as_str())).collect()),
+                ),
+            ]),
+        ),
+    ])
+}
+
+fn percent(part: u64, whole: u64) -> String {
+    if whole == 0 {
+        "&ndash;".to_string()
+    } else {
+        format!("{:.1}%", 100.0 * part as f64 / whole as f64)
+    }
+}
+
+fn table_row(
+    out: &mut String,
+    class: &str,
+    label: &str,
+    value: &str,
+    c: &Counters,
+    r: &DepthResults,
+) {
+    let minimax = r.get(Mode::Minimax).counters.nodes;
+    let oracle = r.get(Mode::Oracle).counters.nodes.max(1);
+    let (cutoffs, share) = if label == Mode::Minimax.label() {
+        ("&ndash;".to_string(), "&ndash;".to_string())
+    } else {
+        (
+            c.beta_cutoffs.to_string(),
+            percent(c.first_move_cutoffs, c.beta_cutoffs),
+        )
+    };
+    let _ = writeln!(
+        out,
+        "<tr class=\"{class}\"><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{:.2}&times;</td><td>{cutoffs}</td><td>{share}</td></tr>",
+        escape(label),
+        escape(value),
+        c.nodes,
+        c.leaves,
+        percent(c.nodes, minimax),
+        c.nodes as f64 / oracle as f64,
+    );
+}
+
+/// One depth's table, like the text one without the timings.
+fn depth_table(pos: &Chess, r: &DepthResults) -> String {
+    let mut out = format!(
+        "<h2>Depth {}</h2>\n<table class=\"modes\" data-depth=\"{}\">\n<tr><th>mode</th><th>value</th><th>nodes</th><th>leaves</th><th>% of minimax</th><th>&times; oracle</th><th>cutoffs</th><th>first-move share</th></tr>\n",
+        r.depth, r.depth
+    );
+    for m in &r.results {
+        table_row(
+            &mut out,
+            "",
+            m.mode.label(),
+            &m.value.to_string(),
+            &m.counters,
+            r,
+        );
+        if let Some(last) = &m.last_iteration {
+            let label = format!("of which the depth-{} iteration", r.depth);
+            table_row(&mut out, "sub", &label, "", last, r);
+        }
+    }
+    out.push_str("</table>\n");
+    let b = pos.legal_moves().len();
+    let avg = average_branching(r);
+    let _ = writeln!(
+        out,
+        "<p class=\"note\">Minimal tree (Knuth&ndash;Moore, b<sup>&lceil;d/2&rceil;</sup> + b<sup>&lfloor;d/2&rfloor;</sup> &minus; 1): {:.0} leaves with b = {b} root moves, {:.0} with the average branching b = {avg:.2}. {}</p>",
+        minimal_tree_leaves(b as f64, r.depth as u32),
+        minimal_tree_leaves(avg, r.depth as u32),
+        if r.mismatches().is_empty() {
+            format!("<span class=\"ok\">All {} modes return minimax's value.</span>", r.results.len())
+        } else {
+            "<span class=\"bad\">MISMATCH: a mode returned a different value from minimax.</span>".to_string()
+        }
+    );
+    out
+}
+
+/// The position: board, FEN, and the principal line with the root moves' values.
+fn position_html(fen: &str, pos: &Chess, line: &Line) -> String {
+    let item = |m: &ValuedMove| {
+        format!(
+            "<li><b>{}</b> {}</li>",
+            escape(&m.san),
+            escape(&m.value.to_string())
+        )
+    };
+    // The best few in view; the rest folded, so a 40-move list does not push the tables away.
+    const SHOWN: usize = 8;
+    let top: Vec<String> = line.root_moves.iter().take(SHOWN).map(item).collect();
+    let mut moves = format!("<ol class=\"mono root-moves\">{}</ol>", top.join(""));
+    if line.root_moves.len() > SHOWN {
+        let rest: Vec<String> = line.root_moves.iter().skip(SHOWN).map(item).collect();
+        let _ = write!(
+            moves,
+            "<details><summary>{} more</summary><ol class=\"mono root-moves\" start=\"{}\">{}</ol></details>",
+            rest.len(),
+            SHOWN + 1,
+            rest.join("")
+        );
+    }
+    format!(
+        "<div class=\"board-row\">\n<div>{}</div>\n<div>\n<p class=\"mono\">{}</p>\n<p>{} to move, {} legal moves. Values are from its point of view, in centipawns (<code>cp</code>) or moves to mate.</p>\n<p>Principal line at depth {}: <b id=\"principal-line\" class=\"mono\">{}</b></p>\n<p>Root moves by exact value at depth {}:</p>\n{}\n</div>\n</div>\n",
+        board_svg(pos),
+        escape(fen),
+        match pos.turn() {
+            Color::White => "White",
+            Color::Black => "Black",
+        },
+        pos.legal_moves().len(),
+        line.depth,
+        escape(&line.line.join(" ")),
+        line.depth,
+        moves
+    )
+}
+
+/// The `cutoff compare --html` page.
+pub fn compare_page(fen: &str, pos: &Chess, all: &[DepthResults], line: &Line) -> String {
+    let mut body =
+        String::from("<h1>Alpha-beta on a chess position: minimax against four move orders</h1>\n");
+    body.push_str(&position_html(fen, pos, line));
+    body.push_str("<p class=\"note\">Every mode searches the same fixed-depth tree (no quiescence, no extensions) and must return minimax's value; what differs is how much of the tree it needs. <i>ID + hash move</i> counts the nodes of all iterations 1..d; <i>oracle</i> (children sorted by their exact value, computed and not counted) only its final pass. The first-move share is the fraction of cutoffs made by the first move searched.</p>\n");
+    body.push_str("<h2>Cost over depth</h2>\n");
+    // Inline SVG needs no namespace declaration, and the page carries no address at all.
+    body.push_str(
+        &svg_plot(fen, pos.legal_moves().len(), all)
+            .replace(r#" xmlns="http://www.w3.org/2000/svg""#, ""),
+    );
+    for r in all {
+        body.push_str(&depth_table(pos, r));
+    }
+    page(
+        "cutoff compare: alpha-beta on a chess position",
+        &body,
+        &compare_data(fen, pos, all, line),
+        "",
+    )
+}
