@@ -134,21 +134,30 @@ fn a_passed_pawn_on_the_seventh_is_worth_more_than_on_the_third() {
 
 #[test]
 fn a_king_behind_its_pawn_shield_is_safer_than_one_without() {
-    let shielded = pos("r5k1/5ppp/8/8/8/8/5PPP/R5K1 w - - 0 1");
-    let bare = pos("r5k1/5ppp/8/8/8/5PPP/8/R5K1 w - - 0 1");
+    // Same material; only where White's three pawns stand differs. The shield is learnt by the
+    // king-relative pawn table as much as by PAWN_SHIELD, so the whole evaluation is compared.
+    let shielded = pos("r2q1rk1/ppp5/8/8/8/8/5PPP/R2Q1RK1 w - - 0 1");
+    let far_wing = pos("r2q1rk1/ppp5/8/8/8/8/PPP5/R2Q1RK1 w - - 0 1");
+    let pushed = pos("r2q1rk1/ppp5/8/8/8/5PPP/8/R2Q1RK1 w - - 0 1");
+    assert!(evaluate(&shielded) > evaluate(&far_wing) + 20);
+    assert!(evaluate(&shielded) > evaluate(&pushed));
     let stripped = pos("r5k1/5ppp/8/8/8/8/8/R5K1 w - - 0 1");
-    assert!(group(&shielded, "PAWN_SHIELD").mg > group(&bare, "PAWN_SHIELD").mg);
-    assert!(group(&shielded, "PAWN_SHIELD").mg > group(&stripped, "PAWN_SHIELD").mg);
-    assert!(
-        group(&stripped, "KING_FILE").mg < 0,
-        "open files next to the king"
-    );
+    assert!(group(&stripped, "KING_FILE").mg < 0, "open files next to the king");
 }
 
 #[test]
 fn weak_pawns_cost_their_owner() {
+    // Same material in pawn endings: two connected pawns beat isolated and doubled ones.
+    let connected = evaluate(&pos("4k3/pp6/8/8/8/8/PP6/4K3 w - - 0 1"));
+    for weak in [
+        "4k3/pp6/8/8/8/8/P1P5/4K3 w - - 0 1",
+        "4k3/pp6/8/8/8/8/P3P3/4K3 w - - 0 1",
+        "4k3/pp6/8/8/8/P7/P7/4K3 w - - 0 1",
+    ] {
+        assert!(evaluate(&pos(weak)) < connected, "{weak}");
+    }
     let isolated = pos("4k3/pp6/8/8/8/8/P1P5/4K3 w - - 0 1");
-    assert!(group(&isolated, "ISOLATED").mg < 0 && group(&isolated, "ISOLATED").eg < 0);
+    assert!(group(&isolated, "ISOLATED").eg < 0);
     let doubled = pos("4k3/pp6/8/8/8/P7/P7/4K3 w - - 0 1");
     assert!(group(&doubled, "DOUBLED").eg < 0);
 }
