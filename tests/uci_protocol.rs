@@ -364,36 +364,65 @@ fn unknown_command_reports_an_error_and_engine_keeps_working() {
 }
 
 #[test]
-fn malformed_go_reports_an_error_and_engine_keeps_working() {
-    // Spec ambiguity: whether a malformed `go` still searches is not specified. Accepted: an error report and
-    // either no search at all or exactly one search that `stop` ends. Not accepted: a crash, no error, or more
-    // than one bestmove.
+fn go_with_only_bad_parameters_reports_them_and_searches_until_stop() {
+    // A GUI that sent `go` waits for `bestmove`: each bad parameter is reported and ignored, and with
+    // no usable limit left the search runs as a bare `go` does, until `stop`, then answers once.
     let mut e = Engine::started();
     e.send(&format!("position fen {GOOD_FEN}"));
     e.sync();
-    // (Negative clock values are not in this list: GUIs do send them after a flag fall, and reading them
-    // leniently is reasonable.)
     for bad in [
-        "go depth abc",
-        "go wtime",
+        "go wtime abc",
+        "go depth -5",
+        "go go",
+        "go depth",
         "go nodes 1e6",
         "go movetime 12ms",
     ] {
         e.send(bad);
-        let mut lines = e.drain_for(ms(300));
-        e.send("stop");
-        lines.extend(e.sync());
+        let lines = e.expect_no_line_for(bad, ms(300), is_bestmove);
         assert!(
             lines.iter().any(|l| is_error_report(l)),
             "`{bad}` must be reported with `info string error: ...`; got {lines:?}"
         );
-        let bestmoves = lines.iter().filter(|l| is_bestmove(l)).count();
+        e.send("stop");
+        let r = e.wait_bestmove(SYNC_TIMEOUT);
+        let pos = pos_from_fen(GOOD_FEN);
+        check_search(&pos, &r, CastlingMode::Standard);
+        let after = e.sync();
         assert!(
-            bestmoves <= 1,
-            "`{bad}` produced {bestmoves} bestmoves: {lines:?}"
+            !after.iter().any(|l| is_bestmove(l)),
+            "`{bad}` produced a second bestmove: {after:?}"
         );
     }
     assert_position_is(&mut e, GOOD_FEN, "after malformed go commands");
+}
+
+#[test]
+fn go_with_some_bad_parameters_searches_with_the_ones_that_parsed() {
+    let mut e = Engine::started();
+    e.send(&format!("position fen {GOOD_FEN}"));
+    for (line, depth) in [("go fast depth 3", 3), ("go depth 0 depth 2", 2)] {
+        let r = e.go(line, SEARCH_TIMEOUT);
+        let errors = r.lines.iter().filter(|l| is_error_report(l)).count();
+        assert_eq!(
+            errors, 1,
+            "`{line}`: one error report expected: {:?}",
+            r.lines
+        );
+        assert_eq!(
+            r.last_main_info().depth,
+            Some(depth),
+            "`{line}` must search to depth {depth}: {:?}",
+            r.lines
+        );
+    }
+    let r = e.go("go wtime abc movetime 100", SEARCH_TIMEOUT);
+    assert!(r.lines.iter().any(|l| is_error_report(l)), "{:?}", r.lines);
+    assert!(
+        r.last_main_info().time.is_some_and(|t| t < 1000),
+        "`movetime 100` still bounds the search: {:?}",
+        r.lines
+    );
 }
 
 #[test]

@@ -199,10 +199,10 @@ impl Engine {
             self.stop_search();
             return crate::perft::uci_perft(&self.game, depth);
         }
-        let limits = match self.limits(&go) {
-            Ok(l) => l,
-            Err(e) => return send_error(&e),
-        };
+        for e in &go.errors {
+            send_error(e);
+        }
+        let limits = self.limits(&go);
         // One bestmove per go: a search still running answers before the new one starts.
         self.stop_search();
 
@@ -255,7 +255,7 @@ impl Engine {
     }
 
     /// Turns `go` parameters into search limits for the side to move.
-    fn limits(&self, go: &Go) -> Result<Limits, String> {
+    fn limits(&self, go: &Go) -> Limits {
         let pos = &self.game.root;
         let (time, inc) = match pos.turn() {
             Color::White => (go.wtime, go.winc),
@@ -289,20 +289,15 @@ impl Engine {
                 illegal.len()
             )),
         }
-        if let Some(d) = go.depth {
-            if d < 1 {
-                return Err(format!("go: depth {d} must be at least 1"));
-            }
-        }
-        Ok(Limits {
+        Limits {
             depth: go.depth,
             nodes: go.nodes,
-            mate: go.mate.filter(|&n| n > 0),
+            mate: go.mate,
             movetime: go.movetime,
             clock,
             infinite: go.infinite,
             searchmoves,
-        })
+        }
     }
 
     fn display(&self) {
