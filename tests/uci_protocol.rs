@@ -828,6 +828,59 @@ fn quit_exits_promptly_when_idle() {
     );
 }
 
+/// Sends `go`, closes the input, and returns the bestmove and how long it took after the close;
+/// the process must then exit successfully.
+fn go_then_end_of_input(fen: &str, go: &str, bound: Duration) -> (SearchResult, Duration) {
+    let mut e = Engine::started();
+    e.send(&format!("position fen {fen}"));
+    e.send(go);
+    sleep_ms(200);
+    e.close_stdin();
+    let closed = Instant::now();
+    let r = e.wait_bestmove(bound);
+    let took = r.at.saturating_duration_since(closed);
+    let status = e.wait_exit(SYNC_TIMEOUT);
+    assert!(
+        status.is_some_and(|s| s.success()),
+        "`{go}`: no clean exit after end of input: {status:?}\n{}",
+        e.transcript()
+    );
+    (r, took)
+}
+
+#[test]
+fn end_of_input_lets_a_short_bounded_search_finish() {
+    // What scripts piping `go depth N` into the engine rely on.
+    let (r, _) = go_then_end_of_input(KIWIPETE, "go depth 7", SEARCH_TIMEOUT);
+    assert_eq!(r.last_main_info().depth, Some(7), "{:?}", r.lines);
+}
+
+#[test]
+fn end_of_input_stops_a_search_with_no_bound_at_once() {
+    // GOOD_FEN (king and rook against king) has no mate in 2.
+    for go in ["go", "go infinite", "go mate 2", "go wtime abc"] {
+        let (r, took) = go_then_end_of_input(GOOD_FEN, go, SYNC_TIMEOUT);
+        check_search(&pos_from_fen(GOOD_FEN), &r, CastlingMode::Standard);
+        assert!(
+            took < Duration::from_secs(2),
+            "`{go}` answered {took:?} after end of input"
+        );
+    }
+}
+
+#[test]
+fn end_of_input_stops_a_search_whose_bound_is_out_of_reach_after_a_grace() {
+    let grace = cutoff::uci::engine::EOF_GRACE;
+    for go in ["go depth 200", "go movetime 100000000"] {
+        let (r, took) = go_then_end_of_input(KIWIPETE, go, grace + SYNC_TIMEOUT);
+        check_search(&pos_from_fen(KIWIPETE), &r, CastlingMode::Standard);
+        assert!(
+            took >= grace.saturating_sub(ms(500)),
+            "`{go}` stopped after {took:?}, before its grace"
+        );
+    }
+}
+
 #[test]
 fn go_infinite_never_sends_bestmove_before_stop_even_on_a_forced_mate() {
     let mut e = Engine::started();
