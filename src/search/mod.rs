@@ -396,6 +396,9 @@ impl Searcher {
         let seldepth = worker.seldepth;
         let mut stats = worker.stats;
         // The move is decided: the helpers stop, and have let go of the table when this returns.
+        if self.helpers.threads() > 1 {
+            stats.main_thread_nodes = Some(stats.nodes);
+        }
         stats.absorb(&self.helpers.stop());
         if let Some(best) = root_moves.first() {
             outcome.best_move = Some(best.mv);
