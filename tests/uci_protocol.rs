@@ -9,7 +9,7 @@ use std::process::Command;
 use std::time::{Duration, Instant};
 
 use common::*;
-use shakmaty::CastlingMode;
+use shakmaty::{CastlingMode, Position};
 
 /// Latency bound for `isready` / `stop` while searching. The spec expects a few ms; 100 ms keeps the test robust
 /// on a loaded 2-core CI machine.
@@ -541,15 +541,38 @@ fn d_prints_board_fen_and_hash_key() {
 }
 
 #[test]
-fn eval_prints_an_evaluation() {
+fn eval_prints_the_librarys_evaluation_of_the_position() {
     let mut e = Engine::started();
-    e.send("position startpos");
-    e.send("eval");
-    let lines = e.sync();
-    assert!(
-        lines.iter().any(|l| l.chars().any(|c| c.is_ascii_digit())),
-        "`eval` must print an evaluation; got {lines:?}"
-    );
+    for fen in [
+        STARTPOS,
+        KIWIPETE,
+        "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R b KQkq - 0 1",
+        "8/8/4k3/8/8/4K3/4R3/8 w - - 0 1",
+    ] {
+        let pos = pos_from_fen(fen);
+        let stm = cutoff::eval::evaluate(&pos).0 as i64;
+        let white = if pos.turn() == shakmaty::Color::White {
+            stm
+        } else {
+            -stm
+        };
+        e.send(&format!("position fen {fen}"));
+        e.send("eval");
+        let lines = e.sync();
+        let line = lines
+            .iter()
+            .find(|l| l.starts_with("Final evaluation:"))
+            .unwrap_or_else(|| panic!("no `Final evaluation:` line for {fen}: {lines:?}"));
+        let numbers: Vec<i64> = line
+            .split_whitespace()
+            .filter_map(|w| w.parse().ok())
+            .collect();
+        assert_eq!(
+            numbers,
+            vec![white, stm],
+            "{fen}: `eval` must print evaluate() from White's side and the side to move's: {line:?}"
+        );
+    }
 }
 
 #[test]

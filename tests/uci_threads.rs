@@ -113,7 +113,10 @@ fn nodes_of_all_threads_are_counted() {
     assert!(main <= limit + 4_096, "{summary}");
     // The helpers searched while the main thread did (however little CPU they got): their
     // nodes must be in the total, which a total equal to the main thread's own would miss.
-    assert!(total > main, "helper nodes missing from the total: {summary}");
+    assert!(
+        total > main,
+        "helper nodes missing from the total: {summary}"
+    );
     assert!(total >= reported, "{summary} after {:?}", last.raw);
 }
 
