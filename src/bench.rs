@@ -23,6 +23,11 @@ use crate::types::Depth;
 /// Search depth when `cutoff bench` gets none; chosen so the whole run takes a few seconds.
 pub const DEFAULT_DEPTH: Depth = 10;
 
+/// The deepest `cutoff bench` accepts. Each ply multiplies the run's time by about two: depth
+/// 10 takes seconds, so depth 20 already takes hours, and a larger number is a typo that would
+/// otherwise run until killed.
+pub const MAX_DEPTH: Depth = 20;
+
 /// Transposition table size for the bench, fixed so node counts never depend on settings.
 pub const HASH_MB: usize = 16;
 
@@ -146,7 +151,7 @@ pub fn bench_threads(
 /// Command-line arguments of `cutoff bench`.
 #[derive(clap::Args, Debug)]
 pub struct Args {
-    /// Search depth (default: DEFAULT_DEPTH).
+    /// Search depth (default: DEFAULT_DEPTH, at most MAX_DEPTH).
     pub depth: Option<Depth>,
     /// Search threads (Lazy SMP); node counts are reproducible only with 1.
     #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u16).range(1..=1024))]
@@ -156,6 +161,12 @@ pub struct Args {
 /// `cutoff bench`: a line per position, then `Bench: <N> nodes <M> nps` as the last line.
 pub fn run(args: Args) -> ExitCode {
     let depth = args.depth.unwrap_or(DEFAULT_DEPTH);
+    if !(1..=MAX_DEPTH).contains(&depth) {
+        eprintln!(
+            "bench: depth {depth} is outside 1..={MAX_DEPTH} (the maximum: deeper would never finish)"
+        );
+        return ExitCode::FAILURE;
+    }
     let threads = usize::from(args.threads);
     let totals = bench_threads(depth, threads, |i, outcome| {
         let best = outcome.best_move.map_or_else(

@@ -406,7 +406,7 @@ pub struct Args {
     /// Milliseconds per position (the default limit: 1000).
     #[arg(long)]
     pub movetime: Option<u64>,
-    /// Fixed depth per position.
+    /// Fixed depth per position (at most MAX_DEPTH).
     #[arg(long)]
     pub depth: Option<i32>,
     /// Fixed node count per position.
@@ -422,6 +422,11 @@ pub struct Args {
     #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u16).range(1..=1024))]
     pub threads: u16,
 }
+
+/// The deepest `--depth` accepts: far beyond what a suite position reaches in minutes (the
+/// time doubles about every ply), so that a typo like `--depth 100000` is refused instead of
+/// running until killed.
+pub const MAX_DEPTH: i32 = 30;
 
 /// Milliseconds per position when no limit is given.
 const DEFAULT_MOVETIME_MS: u64 = 1000;
@@ -487,6 +492,12 @@ pub fn format_row(problem: &Problem, attempt: &Attempt) -> String {
 
 /// `cutoff epd`: a row per position in input order on stdout, then the summary.
 pub fn run(args: Args) -> ExitCode {
+    if let Some(d) = args.depth.filter(|d| !(1..=MAX_DEPTH).contains(d)) {
+        eprintln!(
+            "epd: --depth {d} is outside 1..={MAX_DEPTH} (the maximum: deeper would never finish)"
+        );
+        return ExitCode::FAILURE;
+    }
     let lines = match read_lines(&args.file) {
         Ok(lines) => lines,
         Err(e) => {
@@ -545,6 +556,12 @@ pub fn run(args: Args) -> ExitCode {
         }
     };
     print_summary(&tally, problems.len(), unreadable, start.elapsed());
+    // A line that does not read is an error, as in `perft-suite`: a file truncated mid-line
+    // must not pass for a complete suite.
+    if unreadable > 0 {
+        eprintln!("epd: {unreadable} unreadable lines (SKIP above)");
+        return ExitCode::FAILURE;
+    }
     ExitCode::SUCCESS
 }
 

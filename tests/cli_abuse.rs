@@ -207,6 +207,33 @@ fn epd_refuses_empty_binary_huge_truncated_and_nested_files() {
 }
 
 #[test]
+fn epd_fails_on_a_file_truncated_mid_line_after_good_lines() {
+    let dir = TempDir::new("epd-truncated");
+    let good = "6k1/5ppp/8/8/8/8/5PPP/3R2K1 w - - bm Rd8#; id \"mate\";";
+    let file = dir.file(
+        "suite.epd",
+        format!("{good}\n{good}\n6k1/5ppp/8/8/8/8/5P").as_bytes(),
+    );
+    let r = run(&["epd", path_str(&file), "--depth", "1"]);
+    assert_refused(&r, "epd on a file truncated after good lines", "unreadable");
+    assert!(r.stderr.contains("line 3"), "{}", r.stderr);
+}
+
+#[test]
+fn bench_and_epd_refuse_depths_that_would_never_finish() {
+    for depth in ["21", "100000", "0", "-3"] {
+        let r = run(&["bench", "--", depth]);
+        assert_refused(&r, &format!("bench {depth}"), "maximum");
+    }
+    let dir = TempDir::new("epd-depth");
+    let file = dir.file("suite.epd", b"6k1/5ppp/8/8/8/8/5PPP/3R2K1 w - - bm Rd8#;\n");
+    for depth in ["31", "100000", "0"] {
+        let r = run(&["epd", path_str(&file), "--depth", depth]);
+        assert_refused(&r, &format!("epd --depth {depth}"), "maximum");
+    }
+}
+
+#[test]
 fn file_tools_refuse_missing_files_directories_and_endless_devices() {
     let dir = TempDir::new("paths");
     let missing = dir.0.join("does-not-exist.epd");

@@ -215,7 +215,7 @@ fn every_shipped_test_suite_parses_completely() {
 }
 
 #[test]
-fn epd_command_prints_rows_in_input_order_and_skips_bad_lines() {
+fn epd_command_prints_rows_in_input_order_and_fails_on_bad_lines() {
     let dir = std::env::temp_dir().join(format!("cutoff-epd-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
     let file = dir.join("mini.epd");
@@ -228,11 +228,13 @@ fn epd_command_prints_rows_in_input_order_and_skips_bad_lines() {
         .args(["epd", file.to_str().unwrap(), "--depth", "1", "--jobs", "2"])
         .output()
         .unwrap();
-    assert!(out.status.success());
+    // The readable positions are searched, but an unreadable line fails the run.
+    assert!(!out.status.success());
     let stdout = String::from_utf8(out.stdout).unwrap();
     let lines: Vec<&str> = stdout.lines().collect();
     let stderr = String::from_utf8(out.stderr).unwrap();
     assert!(stderr.contains("SKIP line 2:"), "{stderr}");
+    assert!(stderr.contains("1 unreadable lines"), "{stderr}");
     assert!(lines[0].starts_with("STS(v1.0) Undermine.001"), "{stdout}");
     assert!(lines[1].starts_with("WAC.274"), "{stdout}");
     assert_eq!(lines.len(), 3, "{stdout}");

@@ -211,11 +211,23 @@ fn game_with_ponder_and_ponderhit_never_loses_on_time() {
         e.sync();
     }
     let (mut hits, mut misses) = (0, 0);
+    // Every other Black move is the reply White predicted, so that `ponderhit` is certain to
+    // be exercised (two Cutoffs agree often, but not on every move); the others are Black's own.
+    let mut black_moves = 0;
     for _ in 0..40 {
         if pos.legal_moves().is_empty() {
             break;
         }
         let white_to_move = pos.turn() == Color::White;
+        if !white_to_move {
+            black_moves += 1;
+            if let Some(predicted) = pondering.as_ref().filter(|_| black_moves % 2 == 1) {
+                let m = strict_move(&pos, predicted, CastlingMode::Standard).unwrap();
+                pos.play_unchecked(m);
+                moves.push(predicted.clone());
+                continue;
+            }
+        }
         let idx = if white_to_move { 0 } else { 1 };
         let go_clock = format!(
             "wtime {} btime {} winc {inc} binc {inc}",
@@ -294,6 +306,11 @@ fn game_with_ponder_and_ponderhit_never_loses_on_time() {
     }
     eprintln!(
         "ponder game: {hits} hits, {misses} misses; moves: {}",
+        moves.join(" ")
+    );
+    assert!(
+        hits > 0,
+        "no ponderhit was ever sent ({misses} misses): the test did not test it; moves: {}",
         moves.join(" ")
     );
 }

@@ -670,7 +670,10 @@ fn oracle_position(words: &[&str], mode: CastlingMode) -> Result<Chess, String> 
 
 #[derive(Debug, PartialEq, Eq)]
 enum GoKind {
-    Search,
+    /// A search; `reported`: some parameter was bad and must have been reported.
+    Search {
+        reported: bool,
+    },
     Perft(u32),
 }
 
@@ -690,14 +693,18 @@ const GO_KEYWORDS: &[&str] = &[
 ];
 
 /// What a `go` line does: per the UCI specification, clocks may be negative (read as 0),
-/// counts are unsigned, `depth` must be at least 1; anything else is an error.
+/// counts are unsigned, `depth` and `mate` must be at least 1. A bad parameter is reported and
+/// ignored and the search still runs (so it still owes a `bestmove`); a missing value, or a
+/// keyword in its place, takes one word, a bad value two. Only `go perft` with a bad or too
+/// large depth is refused.
 fn oracle_go(words: &[&str]) -> Result<GoKind, String> {
     let mut perft = None;
-    let mut depth = None;
+    let mut reported = false;
     let mut i = 0;
     while i < words.len() {
         let key = words[i];
         let value = words.get(i + 1).copied();
+        let is_value = value.is_some_and(|v| !GO_KEYWORDS.contains(&v) && v != "searchmoves");
         let ok = match key {
             "infinite" | "ponder" => {
                 i += 1;
@@ -711,36 +718,36 @@ fn oracle_go(words: &[&str]) -> Result<GoKind, String> {
                 continue;
             }
             "wtime" | "btime" | "winc" | "binc" | "movetime" => {
-                value.is_some_and(|v| v.parse::<i64>().is_ok())
+                is_value && value.is_some_and(|v| v.parse::<i64>().is_ok())
             }
-            "movestogo" | "mate" => value.is_some_and(|v| v.parse::<u32>().is_ok()),
-            "nodes" => value.is_some_and(|v| v.parse::<u64>().is_ok()),
-            "depth" => match value.map(str::parse::<i32>) {
-                Some(Ok(d)) => {
-                    depth = Some(d);
-                    true
-                }
-                _ => false,
-            },
-            "perft" => match value.map(str::parse::<u32>) {
+            "movestogo" => is_value && value.is_some_and(|v| v.parse::<u32>().is_ok()),
+            "mate" => is_value && value.is_some_and(|v| v.parse::<u32>().is_ok_and(|n| n >= 1)),
+            "nodes" => is_value && value.is_some_and(|v| v.parse::<u64>().is_ok()),
+            "depth" => is_value && value.is_some_and(|v| v.parse::<i32>().is_ok_and(|d| d >= 1)),
+            "perft" => match value.filter(|_| is_value).map(str::parse::<u32>) {
                 Some(Ok(d)) => {
                     perft = Some(d);
                     true
                 }
-                _ => false,
+                _ => return Err("bad perft depth".into()),
             },
-            _ => false,
+            _ => {
+                reported = true;
+                i += 1;
+                continue;
+            }
         };
-        if !ok {
-            return Err(format!("bad go parameter {key}"));
+        if ok {
+            i += 2;
+        } else {
+            reported = true;
+            i += if is_value { 2 } else { 1 };
         }
-        i += 2;
     }
-    match (perft, depth) {
-        (Some(d), _) if d > cutoff::perft::MAX_DEPTH => Err("perft too deep".into()),
-        (Some(d), _) => Ok(GoKind::Perft(d)),
-        (None, Some(d)) if d < 1 => Err("depth below 1".into()),
-        _ => Ok(GoKind::Search),
+    match perft {
+        Some(d) if d > cutoff::perft::MAX_DEPTH => Err("perft too deep".into()),
+        Some(d) => Ok(GoKind::Perft(d)),
+        None => Ok(GoKind::Search { reported }),
     }
 }
 
@@ -1013,12 +1020,12 @@ impl Run {
         let text = String::from_utf8_lossy(bytes).into_owned();
         let expect = classify(&text, self.chess960);
         let idle = self.owed.is_empty();
-        if let Expect::Go(GoKind::Search) = expect {
+        if let Expect::Go(GoKind::Search { .. }) = expect {
             // Owed from now on, after whatever search it stops.
             GOS.fetch_add(1, Ordering::Relaxed);
         }
         let owed_before = self.owed.len();
-        if let Expect::Go(GoKind::Search) = expect {
+        if let Expect::Go(GoKind::Search { .. }) = expect {
             self.owed.push_back(Owed {
                 pos: self.pos.clone(),
                 mode: self.mode(),
@@ -1055,11 +1062,20 @@ impl Run {
                     self.pos = Chess::default();
                 }
             }
-            Expect::Go(GoKind::Search) => {
-                // Only `searchmoves` that are not legal here may be reported (and ignored).
+            Expect::Go(GoKind::Search { reported }) => {
+                // Bad parameters are reported (and the search runs without them); otherwise only
+                // `searchmoves` that are not legal here may be.
+                let go_errors = errors.iter().filter(|l| l.contains("error: go:")).count();
                 ensure!(
                     self,
-                    errors.iter().all(|l| l.contains("searchmoves")),
+                    reported == (go_errors > 0),
+                    "{text:?}: expected a report: {reported}; got {errors:?}"
+                );
+                ensure!(
+                    self,
+                    errors
+                        .iter()
+                        .all(|l| l.contains("searchmoves") || l.contains("error: go:")),
                     "error for {text:?}: {errors:?}"
                 );
                 ensure!(
@@ -1218,6 +1234,9 @@ fn the_generators_produce_the_abuse_they_promise() {
                 Expect::Refused if text.starts_with("go") => {
                     seen.insert("refused go");
                 }
+                Expect::Go(GoKind::Search { reported: true }) => {
+                    seen.insert("go with a bad parameter");
+                }
                 Expect::Go(GoKind::Perft(_)) => {
                     seen.insert("go perft");
                 }
@@ -1254,6 +1273,7 @@ fn the_generators_produce_the_abuse_they_promise() {
         "refused position",
         "position with moves",
         "refused go",
+        "go with a bad parameter",
         "go perft",
         "refused setoption",
         "setoption",

@@ -51,7 +51,9 @@ pub struct Limits {
     /// Start no new iteration once this many nodes are searched (data generation's soft limit:
     /// every move ends on a completed depth, unlike the hard `nodes` limit).
     pub soft_nodes: Option<u64>,
-    /// Search for a mate in this many moves (stops when one is found).
+    /// `go mate N`: stop as soon as an iteration proves a mate in at most N moves. It sets no
+    /// depth: pruning can hide a mate at the nominal depth 2N - 1, so iterations go on (like
+    /// `go infinite`, within the other limits) until the mate shows or the search is stopped.
     pub mate: Option<u32>,
     pub movetime: Option<Duration>,
     pub clock: Option<Clock>,
@@ -81,15 +83,23 @@ impl Limits {
         }
     }
 
-    /// Whether anything but `stop` ends the search.
-    fn is_bounded(&self) -> bool {
-        !self.infinite
-            && (self.depth.is_some()
-                || self.nodes.is_some()
-                || self.soft_nodes.is_some()
-                || self.mate.is_some()
-                || self.movetime.is_some()
-                || self.clock.is_some())
+    /// Whether only `stop` can be counted on to end the search: `go infinite`, a bare `go`, or
+    /// `go mate` alone (the mate may not exist). The UCI loop stops such a search at end of input.
+    pub fn is_endless(&self) -> bool {
+        self.infinite
+            || (self.depth.is_none()
+                && self.nodes.is_none()
+                && self.soft_nodes.is_none()
+                && self.movetime.is_none()
+                && self.clock.is_none())
+    }
+
+    /// Whether `score` is the mate `go mate` asks for.
+    fn is_wanted_mate(&self, score: Score) -> bool {
+        match (self.mate, score.mate_moves()) {
+            (Some(n), Some(m)) => m > 0 && m <= n as i32,
+            _ => false,
+        }
     }
 }
 
@@ -369,12 +379,10 @@ impl Searcher {
             });
 
         if !root_moves.is_empty() {
-            let max_depth = match (limits.depth, limits.mate) {
+            let max_depth = match limits.depth {
                 _ if limits.infinite => MAX_DEPTH,
-                (Some(d), _) => d.clamp(1, MAX_DEPTH),
-                // A mate in n moves lies 2n - 1 plies deep.
-                (None, Some(n)) => (2 * n as Depth + 1).min(MAX_DEPTH),
-                (None, None) => MAX_DEPTH,
+                Some(d) => d.clamp(1, MAX_DEPTH),
+                None => MAX_DEPTH,
             };
             let lines = multipv.clamp(1, root_moves.len());
             iterate(
@@ -392,6 +400,9 @@ impl Searcher {
         let seldepth = worker.seldepth;
         let mut stats = worker.stats;
         // The move is decided: the helpers stop, and have let go of the table when this returns.
+        if self.helpers.threads() > 1 {
+            stats.main_thread_nodes = Some(stats.nodes);
+        }
         stats.absorb(&self.helpers.stop());
         if let Some(best) = root_moves.first() {
             outcome.best_move = Some(best.mv);
@@ -402,8 +413,11 @@ impl Searcher {
                 .or_else(|| ponder_from_tt(&self.tt, &game.root, game.root_key, best.mv));
         }
 
-        // An infinite or pondering search never answers before it is told to.
-        while !control.is_stopped() && (limits.infinite || control.is_pondering()) {
+        // An infinite or pondering search never answers before it is told to, nor does a
+        // `go mate` alone that found no such mate: it is `go infinite` until the mate shows.
+        let mate_unfound =
+            limits.mate.is_some() && limits.is_endless() && !limits.is_wanted_mate(outcome.score);
+        while !control.is_stopped() && (limits.infinite || control.is_pondering() || mate_unfound) {
             std::thread::sleep(Duration::from_millis(1));
         }
 
@@ -606,10 +620,9 @@ fn iterate(
         if limits.infinite || worker.control.is_pondering() {
             continue;
         }
-        if let (Some(n), Some(m)) = (limits.mate, best.mate_moves()) {
-            if m > 0 && m <= n as i32 {
-                return;
-            }
+        // The iteration is complete, so its score is exact: the mate is proven.
+        if limits.is_wanted_mate(best) {
+            return;
         }
         if worker.control.is_stopped() {
             return;
@@ -630,7 +643,7 @@ fn iterate(
         if limits.soft_nodes.is_some_and(|n| worker.stats.nodes >= n) {
             return;
         }
-        if !limits.is_bounded() && depth >= MAX_DEPTH {
+        if limits.is_endless() && depth >= MAX_DEPTH {
             return;
         }
     }

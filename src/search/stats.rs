@@ -22,6 +22,9 @@ pub struct Stats {
     pub first_move_cutoffs: u64,
     /// Nodes searched by each completed iteration, depth 1 first.
     pub iteration_nodes: Vec<u64>,
+    /// With helper threads: the main thread's own share of `nodes` (the rest is the helpers'),
+    /// shown so that the total can be checked to include the helpers.
+    pub main_thread_nodes: Option<u64>,
 }
 
 fn percent(part: u64, whole: u64) -> f64 {
@@ -107,8 +110,12 @@ impl fmt::Display for StatsSummary<'_> {
             s.first_move_cutoff_percent()
         )?;
         match s.effective_branching_factor() {
-            Some(ebf) => write!(f, " ebf={ebf:.2}"),
-            None => write!(f, " ebf=n/a"),
+            Some(ebf) => write!(f, " ebf={ebf:.2}")?,
+            None => write!(f, " ebf=n/a")?,
         }
+        if let Some(main) = s.main_thread_nodes {
+            write!(f, " mainthreadnodes={main}")?;
+        }
+        Ok(())
     }
 }

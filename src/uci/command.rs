@@ -28,6 +28,9 @@ pub struct Go {
     pub searchmoves: Vec<String>,
     /// `go perft <depth>`: count leaves instead of searching.
     pub perft: Option<u32>,
+    /// One message per parameter that was ignored (unknown, missing or bad value). The search
+    /// still runs with the parameters that parsed: a GUI that sent `go` waits for `bestmove`.
+    pub errors: Vec<String>,
 }
 
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -124,10 +127,14 @@ fn parse_position(words: &[&str]) -> Result<Command, String> {
     Ok(Command::Position { start, moves })
 }
 
+/// Reads the value after `key`. A missing value, or a `go` keyword in its place, is an error
+/// that leaves the keyword to be read next (`go depth infinite` still searches endlessly).
 fn number<T: std::str::FromStr>(key: &str, value: Option<&&str>) -> Result<T, String> {
-    let v = value.ok_or_else(|| format!("go: missing value after '{key}'"))?;
+    let v = value
+        .filter(|v| !is_go_keyword(v))
+        .ok_or_else(|| format!("go: missing value after '{key}'; '{key}' ignored"))?;
     v.parse()
-        .map_err(|_| format!("go: bad value '{}' for '{key}'", truncate(v)))
+        .map_err(|_| format!("go: bad value '{}' for '{key}'; ignored", truncate(v)))
 }
 
 /// Clock values may be negative (some GUIs send them when a clock ran over): read as zero.
@@ -136,27 +143,54 @@ fn millis(key: &str, value: Option<&&str>) -> Result<Duration, String> {
     Ok(Duration::from_millis(ms.max(0) as u64))
 }
 
+/// How many words a parameter whose value failed to parse takes: the value too, unless it is
+/// missing or is the next keyword.
+fn words_taken(value: Option<&&str>) -> usize {
+    match value {
+        Some(v) if !is_go_keyword(v) => 2,
+        _ => 1,
+    }
+}
+
 /// The longest mate `go mate` looks for, in moves: far beyond any search's depth.
 pub const MATE_MAX: u32 = 1000;
 
+/// Reads `go`'s parameters. A bad parameter is reported in [`Go::errors`] and skipped, so
+/// the search starts with what parsed; only `go perft` with a bad depth is refused outright
+/// (it asks for a count, not a search, and answers no `bestmove` either way).
 fn parse_go(words: &[&str]) -> Result<Go, String> {
     let mut go = Go::default();
     let mut i = 0;
     while i < words.len() {
         let key = words[i];
         let value = words.get(i + 1);
-        match key {
-            "wtime" => go.wtime = Some(millis(key, value)?),
-            "btime" => go.btime = Some(millis(key, value)?),
-            "winc" => go.winc = Some(millis(key, value)?),
-            "binc" => go.binc = Some(millis(key, value)?),
-            "movetime" => go.movetime = Some(millis(key, value)?),
-            "movestogo" => go.movestogo = Some(number(key, value)?),
-            "depth" => go.depth = Some(number(key, value)?),
-            "nodes" => go.nodes = Some(number(key, value)?),
+        let parsed: Result<(), String> = match key {
+            "wtime" => millis(key, value).map(|v| go.wtime = Some(v)),
+            "btime" => millis(key, value).map(|v| go.btime = Some(v)),
+            "winc" => millis(key, value).map(|v| go.winc = Some(v)),
+            "binc" => millis(key, value).map(|v| go.binc = Some(v)),
+            "movetime" => millis(key, value).map(|v| go.movetime = Some(v)),
+            "movestogo" => number(key, value).map(|v| go.movestogo = Some(v)),
+            "depth" => number::<i32>(key, value).and_then(|d| {
+                if d < 1 {
+                    return Err(format!("go: depth {d} must be at least 1; ignored"));
+                }
+                go.depth = Some(d);
+                Ok(())
+            }),
+            "nodes" => number(key, value).map(|v| go.nodes = Some(v)),
             // Clamped: no search reaches that deep, and the plies of a larger mate overflow.
-            "mate" => go.mate = Some(number::<u32>(key, value)?.min(MATE_MAX)),
-            "perft" => go.perft = Some(number(key, value)?),
+            "mate" => number::<u32>(key, value).and_then(|n| {
+                if n < 1 {
+                    return Err("go: mate 0 must be at least 1; ignored".to_string());
+                }
+                go.mate = Some(n.min(MATE_MAX));
+                Ok(())
+            }),
+            "perft" => {
+                go.perft = Some(number(key, value)?);
+                Ok(())
+            }
             "infinite" => {
                 go.infinite = true;
                 i += 1;
@@ -176,9 +210,22 @@ fn parse_go(words: &[&str]) -> Result<Go, String> {
                 }
                 continue;
             }
-            other => return Err(format!("go: unknown parameter '{}'", truncate(other))),
+            other => {
+                go.errors.push(format!(
+                    "go: unknown parameter '{}'; ignored",
+                    truncate(other)
+                ));
+                i += 1;
+                continue;
+            }
+        };
+        match parsed {
+            Ok(()) => i += 2,
+            Err(e) => {
+                go.errors.push(e);
+                i += words_taken(value);
+            }
         }
-        i += 2;
     }
     Ok(go)
 }
@@ -198,6 +245,7 @@ fn is_go_keyword(w: &str) -> bool {
             | "infinite"
             | "ponder"
             | "perft"
+            | "searchmoves"
     )
 }
 
@@ -270,11 +318,34 @@ mod tests {
         assert_eq!(go.mate, Some(MATE_MAX));
     }
 
+    fn go(line: &str) -> Go {
+        match parse(line).unwrap() {
+            Command::Go(g) => g,
+            other => panic!("{line}: {other:?}"),
+        }
+    }
+
     #[test]
-    fn malformed_go_is_an_error() {
-        assert!(parse("go depth abc").is_err());
-        assert!(parse("go depth").is_err());
-        assert!(parse("go fast").is_err());
+    fn bad_go_parameters_are_reported_and_the_rest_kept() {
+        let g = go("go depth abc movetime 50");
+        assert_eq!(
+            (g.depth, g.movetime),
+            (None, Some(Duration::from_millis(50)))
+        );
+        assert_eq!(g.errors.len(), 1, "{:?}", g.errors);
+        assert!(go("go depth").errors[0].contains("missing value"));
+        let g = go("go fast depth 3");
+        assert_eq!((g.depth, g.errors.len()), (Some(3), 1));
+        // A keyword where a value should be is read as the keyword.
+        let g = go("go wtime infinite");
+        assert!(g.infinite && g.wtime.is_none() && g.errors.len() == 1);
+        let g = go("go depth -5 go go nodes 7");
+        assert_eq!((g.depth, g.nodes, g.errors.len()), (None, Some(7), 3));
+        assert_eq!(go("go mate 0").mate, None);
+        assert_eq!(go("go mate 0").errors.len(), 1);
+        assert!(go("go depth 3 movetime 9").errors.is_empty());
+        // `go perft` asks for a count, not a search: a bad depth refuses it.
+        assert!(parse("go perft x").is_err());
     }
 
     #[test]

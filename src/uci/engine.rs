@@ -16,6 +16,11 @@ use crate::position::Game;
 use crate::search::{Clock, Control, IterationInfo, Limits, Reporter, Searcher};
 use crate::types::Bound;
 
+/// How long a bounded search may go on after end of input before it is stopped: enough for
+/// the searches scripts pipe in (`go depth 12`, `go movetime 5000`), while a search with a
+/// limit it would take hours to reach (`go depth 200`) still answers and exits soon.
+pub const EOF_GRACE: Duration = Duration::from_secs(10);
+
 /// Stack for the search thread: each ply holds move lists of a few kilobytes.
 const SEARCH_STACK_BYTES: usize = 64 * 1024 * 1024;
 
@@ -53,7 +58,8 @@ pub struct Engine {
     /// True from `go` until the search has decided its move; cleared before `bestmove` is
     /// printed, so that a command answering it (a `setoption`) never finds the search busy.
     searching: Arc<AtomicBool>,
-    /// The running search is `go infinite`: at end of input it is stopped, not awaited.
+    /// The running search has no limit of its own (`go infinite`, a bare `go`, `go mate`
+    /// alone): at end of input it is stopped, not awaited.
     searching_endlessly: bool,
 }
 
@@ -108,10 +114,17 @@ impl Engine {
         Flow::Continue
     }
 
-    /// End of input: let a bounded search finish and answer, stop an endless one, then quit.
+    /// End of input: stop an endless search at once; let a bounded one finish and answer, for
+    /// at most [`EOF_GRACE`], then stop it too. Either way it answers `bestmove`; then quit.
     pub fn finish(&mut self) {
         if let Some(handle) = self.search_thread.take() {
             if self.searching_endlessly || self.control.is_pondering() {
+                self.control.stop();
+            } else {
+                let deadline = std::time::Instant::now() + EOF_GRACE;
+                while !handle.is_finished() && std::time::Instant::now() < deadline {
+                    std::thread::sleep(Duration::from_millis(5));
+                }
                 self.control.stop();
             }
             let _ = handle.join();
@@ -199,10 +212,10 @@ impl Engine {
             self.stop_search();
             return crate::perft::uci_perft(&self.game, depth);
         }
-        let limits = match self.limits(&go) {
-            Ok(l) => l,
-            Err(e) => return send_error(&e),
-        };
+        for e in &go.errors {
+            send_error(e);
+        }
+        let limits = self.limits(&go);
         // One bestmove per go: a search still running answers before the new one starts.
         self.stop_search();
 
@@ -211,7 +224,7 @@ impl Engine {
         let control = Arc::clone(&self.control);
         let multipv = self.options.multipv;
         let overhead = Duration::from_millis(self.options.move_overhead_ms);
-        self.searching_endlessly = go.infinite;
+        self.searching_endlessly = limits.is_endless();
         control.begin(go.ponder);
         let searching = Arc::clone(&self.searching);
         searching.store(true, Ordering::SeqCst);
@@ -255,7 +268,7 @@ impl Engine {
     }
 
     /// Turns `go` parameters into search limits for the side to move.
-    fn limits(&self, go: &Go) -> Result<Limits, String> {
+    fn limits(&self, go: &Go) -> Limits {
         let pos = &self.game.root;
         let (time, inc) = match pos.turn() {
             Color::White => (go.wtime, go.winc),
@@ -289,21 +302,16 @@ impl Engine {
                 illegal.len()
             )),
         }
-        if let Some(d) = go.depth {
-            if d < 1 {
-                return Err(format!("go: depth {d} must be at least 1"));
-            }
-        }
-        Ok(Limits {
+        Limits {
             depth: go.depth,
             nodes: go.nodes,
-            mate: go.mate.filter(|&n| n > 0),
+            mate: go.mate,
             movetime: go.movetime,
             clock,
             infinite: go.infinite,
             searchmoves,
             soft_nodes: None,
-        })
+        }
     }
 
     fn display(&self) {
