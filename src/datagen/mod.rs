@@ -490,73 +490,33 @@ fn generate(args: &Args) -> Result<String, String> {
         .build()
         .map_err(|e| e.to_string())?;
 
-    let first_game = existing.next_game;
-    let next_game = AtomicU64::new(first_game);
-    let written = AtomicU64::new(existing.positions);
-    let failed = AtomicBool::new(false);
-    let now = Instant::now();
-    let progress = Mutex::new(Progress {
-        start: now,
-        last_report: now,
-        games: 0,
-        positions: 0,
-        plies: 0,
-        results: [0; 3],
-    });
-    let error: Mutex<Option<String>> = Mutex::new(None);
-
+    let shared = Shared {
+        first_game: existing.next_game,
+        next_game: AtomicU64::new(existing.next_game),
+        written: AtomicU64::new(existing.positions),
+        failed: AtomicBool::new(false),
+        writer,
+        progress: Mutex::new(Progress {
+            start: Instant::now(),
+            last_report: Instant::now(),
+            games: 0,
+            positions: 0,
+            plies: 0,
+            results: [0; 3],
+        }),
+        error: Mutex::new(None),
+    };
     pool.scope(|scope| {
         for _ in 0..threads {
-            scope.spawn(|_| {
-                let mut searcher = Searcher::new(HASH_MB);
-                loop {
-                    if failed.load(Ordering::Relaxed)
-                        || args
-                            .positions
-                            .is_some_and(|n| written.load(Ordering::Relaxed) >= n)
-                    {
-                        return;
-                    }
-                    let index = next_game.fetch_add(1, Ordering::Relaxed);
-                    if args.games.is_some_and(|n| index - first_game >= n) {
-                        return;
-                    }
-                    let Some(record) = play_game(&mut searcher, &book, &config, args.seed, index)
-                    else {
-                        continue;
-                    };
-                    let mut bytes = Vec::with_capacity(record.records.len() * RECORD_BYTES);
-                    for r in &record.records {
-                        bytes.extend_from_slice(&r.encode());
-                    }
-                    {
-                        let mut w = writer.lock().unwrap();
-                        if let Err(e) = w.write_all(&bytes).and_then(|_| w.flush()) {
-                            *error.lock().unwrap() = Some(format!("write failed: {e}"));
-                            failed.store(true, Ordering::Relaxed);
-                            return;
-                        }
-                    }
-                    let n = record.records.len() as u64;
-                    written.fetch_add(n, Ordering::Relaxed);
-                    let mut p = progress.lock().unwrap();
-                    p.games += 1;
-                    p.positions += n;
-                    p.plies += u64::from(record.plies);
-                    p.results[match record.result {
-                        GameResult::WhiteWins => 0,
-                        GameResult::Draw => 1,
-                        GameResult::BlackWins => 2,
-                    }] += 1;
-                    if p.last_report.elapsed() >= PROGRESS_INTERVAL {
-                        p.last_report = Instant::now();
-                        eprintln!("{}", p.line());
-                    }
-                }
-            });
+            scope.spawn(|_| shared.work(args, &book, &config));
         }
     });
-
+    let Shared {
+        written,
+        progress,
+        error,
+        ..
+    } = shared;
     if let Some(e) = error.into_inner().unwrap() {
         return Err(e);
     }
@@ -568,8 +528,78 @@ fn generate(args: &Args) -> Result<String, String> {
         p.games,
         out.display(),
         p.start.elapsed().as_secs_f64(),
-        written.load(Ordering::Relaxed)
+        written.into_inner()
     ))
+}
+
+/// What the workers of one run share.
+struct Shared {
+    first_game: u64,
+    next_game: AtomicU64,
+    /// Positions in the file, those there before the run included.
+    written: AtomicU64,
+    failed: AtomicBool,
+    writer: Mutex<BufWriter<File>>,
+    progress: Mutex<Progress>,
+    error: Mutex<Option<String>>,
+}
+
+impl Shared {
+    /// One worker: plays games until the run's target is met, writing each game whole.
+    fn work(&self, args: &Args, book: &[Game], config: &GameConfig) {
+        let mut searcher = Searcher::new(HASH_MB);
+        loop {
+            if self.failed.load(Ordering::Relaxed)
+                || args
+                    .positions
+                    .is_some_and(|n| self.written.load(Ordering::Relaxed) >= n)
+            {
+                return;
+            }
+            let index = self.next_game.fetch_add(1, Ordering::Relaxed);
+            if args.games.is_some_and(|n| index - self.first_game >= n) {
+                return;
+            }
+            let Some(record) = play_game(&mut searcher, book, config, args.seed, index) else {
+                continue;
+            };
+            if !self.write(&record) {
+                return;
+            }
+        }
+    }
+
+    /// Appends a finished game and counts it; false once writing failed.
+    fn write(&self, record: &GameRecord) -> bool {
+        let mut bytes = Vec::with_capacity(record.records.len() * RECORD_BYTES);
+        for r in &record.records {
+            bytes.extend_from_slice(&r.encode());
+        }
+        {
+            let mut w = self.writer.lock().unwrap();
+            if let Err(e) = w.write_all(&bytes).and_then(|_| w.flush()) {
+                *self.error.lock().unwrap() = Some(format!("write failed: {e}"));
+                self.failed.store(true, Ordering::Relaxed);
+                return false;
+            }
+        }
+        let n = record.records.len() as u64;
+        self.written.fetch_add(n, Ordering::Relaxed);
+        let mut p = self.progress.lock().unwrap();
+        p.games += 1;
+        p.positions += n;
+        p.plies += u64::from(record.plies);
+        p.results[match record.result {
+            GameResult::WhiteWins => 0,
+            GameResult::Draw => 1,
+            GameResult::BlackWins => 2,
+        }] += 1;
+        if p.last_report.elapsed() >= PROGRESS_INTERVAL {
+            p.last_report = Instant::now();
+            eprintln!("{}", p.line());
+        }
+        true
+    }
 }
 
 #[cfg(test)]

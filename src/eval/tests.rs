@@ -142,7 +142,10 @@ fn a_king_behind_its_pawn_shield_is_safer_than_one_without() {
     assert!(evaluate(&shielded) > evaluate(&far_wing) + 20);
     assert!(evaluate(&shielded) > evaluate(&pushed));
     let stripped = pos("r5k1/5ppp/8/8/8/8/8/R5K1 w - - 0 1");
-    assert!(group(&stripped, "KING_FILE").mg < 0, "open files next to the king");
+    assert!(
+        group(&stripped, "KING_FILE").mg < 0,
+        "open files next to the king"
+    );
 }
 
 #[test]
