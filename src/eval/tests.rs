@@ -150,11 +150,13 @@ fn a_king_behind_its_pawn_shield_is_safer_than_one_without() {
 
 #[test]
 fn weak_pawns_cost_their_owner() {
-    // Same material in pawn endings: two connected pawns beat isolated and doubled ones.
+    // Same material in pawn endings: two connected pawns beat isolated and doubled ones. White's
+    // pawns stay on the a- to c-files, where Black's a- and b-pawns keep them from being passed
+    // (a passed e-pawn is worth more than the structure costs).
     let connected = evaluate(&pos("4k3/pp6/8/8/8/8/PP6/4K3 w - - 0 1"));
     for weak in [
         "4k3/pp6/8/8/8/8/P1P5/4K3 w - - 0 1",
-        "4k3/pp6/8/8/8/8/P3P3/4K3 w - - 0 1",
+        "4k3/pp6/8/8/8/1P6/1P6/4K3 w - - 0 1",
         "4k3/pp6/8/8/8/P7/P7/4K3 w - - 0 1",
     ] {
         assert!(evaluate(&pos(weak)) < connected, "{weak}");
@@ -167,8 +169,9 @@ fn weak_pawns_cost_their_owner() {
 
 #[test]
 fn an_attacked_king_is_in_danger() {
-    // Queen and rook bear on Black's castled king; White's king is left alone.
-    let attacked = pos("6k1/5ppp/8/6Q1/8/8/5PPP/3R2K1 b - - 0 1");
+    // Queen and knight bear on Black's castled king (seven attack units); White's king is left
+    // alone. (A lone queen touching one zone square is learnt as close to no danger at all.)
+    let attacked = pos("6k1/5ppp/8/4N1Q1/8/8/5PPP/4R1K1 b - - 0 1");
     let danger = group(&attacked, "KING_DANGER") + group(&attacked, "KING_ZONE_ATTACKS");
     assert!(danger.mg > 0, "Black's danger counts for White: {danger:?}");
 }
