@@ -359,3 +359,50 @@ fn tune_command_writes_a_weights_file_naming_its_command() {
         let _ = std::fs::remove_file(p);
     }
 }
+
+/// The committed sample: the first 20 games (1,927 records) of
+/// `cutoff datagen --book 8moves_v3.epd --nodes 5000 --threads 16 --seed 11` (docs/tuning.md).
+const SAMPLE: &[u8] = include_bytes!("data/selfplay-sample.bin");
+
+#[test]
+fn the_committed_self_play_sample_replays_as_whole_games() {
+    assert_eq!(SAMPLE.len() % 40, 0);
+    let records = decode_all(SAMPLE).unwrap();
+    assert_eq!(records.len(), 1927);
+    let mut games = std::collections::BTreeSet::new();
+    for (i, r) in records.iter().enumerate() {
+        assert_eq!(
+            r.encode().as_slice(),
+            &SAMPLE[i * 40..(i + 1) * 40],
+            "record {i}"
+        );
+        let pos = r.position().unwrap();
+        assert_eq!(pos.is_check(), r.in_check, "record {i}");
+        let best: shakmaty::uci::UciMove = r.best_move_uci().parse().unwrap();
+        let best = best
+            .to_move(&pos)
+            .unwrap_or_else(|e| panic!("record {i}: {e}"));
+        assert_eq!(best.is_capture(), r.capture, "record {i}");
+        assert_eq!(best.is_promotion(), r.promotion, "record {i}");
+        assert!([0.0, 0.5, 1.0].contains(&r.result));
+        games.insert(r.game);
+        // A game is stored whole and in order: the next record is the position after the best
+        // move, one searched ply later, with the same result.
+        if let Some(next) = records.get(i + 1).filter(|n| n.game == r.game) {
+            assert_eq!(next.ply, r.ply + 1, "record {i}");
+            assert_eq!(next.result, r.result, "record {i}");
+            let after = pos.clone().play(best).unwrap();
+            let fen = |p: &Chess| Fen::from_position(p, EnPassantMode::Legal).to_string();
+            let (a, n) = (fen(&after), fen(&next.position().unwrap()));
+            // Move counters are not stored: compare board, side, castling and en passant.
+            let key = |f: &str| f.split(' ').take(4).collect::<Vec<_>>().join(" ");
+            assert_eq!(key(&a), key(&n), "record {i}");
+        }
+    }
+    assert_eq!(games.len(), 20);
+    let quiet = records.iter().filter(|r| r.is_quiet()).count();
+    assert!(
+        quiet > records.len() / 3 && quiet < records.len(),
+        "{quiet} quiet"
+    );
+}
