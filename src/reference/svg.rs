@@ -55,44 +55,95 @@ pub struct Labels<'a> {
     pub notes: &'a [String],
 }
 
+/// The data's range and the mapping from data to picture coordinates: x linear, y by decades.
+struct Frame {
+    x_min: f64,
+    x_max: f64,
+    /// The lowest and highest power of ten on the y axis (`e_lo < e_hi`).
+    e_lo: i32,
+    e_hi: i32,
+}
+
+const PLOT_W: f64 = WIDTH - LEFT - RIGHT;
+const PLOT_H: f64 = HEIGHT - TOP - BOTTOM;
+
+impl Frame {
+    /// The smallest frame holding every positive point, at least one unit wide and one decade
+    /// high (a fixed default when there is nothing to show).
+    fn fit(series: &[Series]) -> Frame {
+        let points = || {
+            series
+                .iter()
+                .flat_map(|s| s.points.iter())
+                .filter(|p| p.1 > 0.0)
+        };
+        let (mut x_min, mut x_max) = points()
+            .fold((f64::INFINITY, f64::NEG_INFINITY), |(a, b), p| {
+                (a.min(p.0), b.max(p.0))
+            });
+        let (y_lo, y_hi) = points().fold((f64::INFINITY, f64::NEG_INFINITY), |(a, b), p| {
+            (a.min(p.1), b.max(p.1))
+        });
+        if !x_min.is_finite() {
+            (x_min, x_max) = (0.0, 1.0);
+        }
+        if x_max - x_min < 1.0 {
+            x_min -= 0.5;
+            x_max += 0.5;
+        }
+        let (mut e_lo, mut e_hi) = if y_lo.is_finite() {
+            (y_lo.log10().floor() as i32, y_hi.log10().ceil() as i32)
+        } else {
+            (0, 1)
+        };
+        if e_hi <= e_lo {
+            e_hi = e_lo + 1;
+        }
+        e_lo = e_lo.min(e_hi - 1);
+        Frame {
+            x_min,
+            x_max,
+            e_lo,
+            e_hi,
+        }
+    }
+
+    fn sx(&self, x: f64) -> f64 {
+        LEFT + (x - self.x_min) / (self.x_max - self.x_min) * PLOT_W
+    }
+
+    fn sy(&self, y: f64) -> f64 {
+        TOP + PLOT_H
+            - (y.log10() - f64::from(self.e_lo)) / f64::from(self.e_hi - self.e_lo) * PLOT_H
+    }
+}
+
 /// Draws the series with x ticks at every integer x and y gridlines at every power of ten.
 pub fn plot(labels: &Labels, series: &[Series]) -> String {
-    let points = || {
-        series
-            .iter()
-            .flat_map(|s| s.points.iter())
-            .filter(|p| p.1 > 0.0)
-    };
-    let (mut x_min, mut x_max) = points().fold((f64::INFINITY, f64::NEG_INFINITY), |(a, b), p| {
-        (a.min(p.0), b.max(p.0))
-    });
-    let (y_lo, y_hi) = points().fold((f64::INFINITY, f64::NEG_INFINITY), |(a, b), p| {
-        (a.min(p.1), b.max(p.1))
-    });
-    if !x_min.is_finite() {
-        (x_min, x_max) = (0.0, 1.0);
-    }
-    if x_max - x_min < 1.0 {
-        x_min -= 0.5;
-        x_max += 0.5;
-    }
-    let (mut e_lo, mut e_hi) = if y_lo.is_finite() {
-        (y_lo.log10().floor() as i32, y_hi.log10().ceil() as i32)
-    } else {
-        (0, 1)
-    };
-    if e_hi <= e_lo {
-        e_hi = e_lo + 1;
-    }
-    e_lo = e_lo.min(e_hi - 1);
-
-    let plot_w = WIDTH - LEFT - RIGHT;
-    let plot_h = HEIGHT - TOP - BOTTOM;
-    let sx = |x: f64| LEFT + (x - x_min) / (x_max - x_min) * plot_w;
-    let sy =
-        |y: f64| TOP + plot_h - (y.log10() - f64::from(e_lo)) / f64::from(e_hi - e_lo) * plot_h;
-
+    let frame = Frame::fit(series);
     let mut svg = String::new();
+    draw_header(&mut svg, labels);
+    draw_grid(&mut svg, &frame);
+    draw_axes(&mut svg, labels);
+    for (i, s) in series.iter().enumerate() {
+        draw_series(&mut svg, &frame, i, s);
+    }
+    let notes_top = TOP + 14.0 + 22.0 * series.len() as f64 + 10.0;
+    for (i, note) in labels.notes.iter().enumerate() {
+        let _ = writeln!(
+            svg,
+            r##"<text x="{:.1}" y="{:.1}" font-size="11" fill="#444" xml:space="preserve">{}</text>"##,
+            LEFT + PLOT_W + 16.0,
+            notes_top + 16.0 * i as f64,
+            escape(note)
+        );
+    }
+    svg.push_str("</svg>\n");
+    svg
+}
+
+/// The opening tag, the white background, the title and the subtitle.
+fn draw_header(svg: &mut String, labels: &Labels) {
     let _ = writeln!(
         svg,
         r#"<svg xmlns="http://www.w3.org/2000/svg" width="{WIDTH}" height="{HEIGHT}" viewBox="0 0 {WIDTH} {HEIGHT}" font-family="Helvetica, Arial, sans-serif">"#
@@ -110,14 +161,16 @@ pub fn plot(labels: &Labels, series: &[Series]) -> String {
         WIDTH / 2.0,
         escape(labels.subtitle)
     );
+}
 
-    // Horizontal gridlines and labels at each decade.
-    for e in e_lo..=e_hi {
-        let y = sy(10f64.powi(e));
+/// Horizontal gridlines with labels at each decade, vertical ticks at each integer x.
+fn draw_grid(svg: &mut String, frame: &Frame) {
+    for e in frame.e_lo..=frame.e_hi {
+        let y = frame.sy(10f64.powi(e));
         let _ = writeln!(
             svg,
             r##"<line x1="{LEFT}" y1="{y:.1}" x2="{:.1}" y2="{y:.1}" stroke="#ddd"/>"##,
-            LEFT + plot_w
+            LEFT + PLOT_W
         );
         let _ = writeln!(
             svg,
@@ -127,96 +180,86 @@ pub fn plot(labels: &Labels, series: &[Series]) -> String {
             decade_label(e)
         );
     }
-    // Vertical ticks at integer x.
-    let mut x = x_min.ceil();
-    while x <= x_max {
-        let px = sx(x);
+    let mut x = frame.x_min.ceil();
+    while x <= frame.x_max {
+        let px = frame.sx(x);
         let _ = writeln!(
             svg,
             r##"<line x1="{px:.1}" y1="{TOP}" x2="{px:.1}" y2="{:.1}" stroke="#eee"/>"##,
-            TOP + plot_h
+            TOP + PLOT_H
         );
         let _ = writeln!(
             svg,
             r#"<text x="{px:.1}" y="{:.1}" font-size="12" text-anchor="middle">{x}</text>"#,
-            TOP + plot_h + 18.0
+            TOP + PLOT_H + 18.0
         );
         x += 1.0;
     }
-    // Axes and their labels.
+}
+
+/// The plot's border and the axis labels.
+fn draw_axes(svg: &mut String, labels: &Labels) {
     let _ = writeln!(
         svg,
-        r#"<rect x="{LEFT}" y="{TOP}" width="{plot_w}" height="{plot_h}" fill="none" stroke="black"/>"#
+        r#"<rect x="{LEFT}" y="{TOP}" width="{PLOT_W}" height="{PLOT_H}" fill="none" stroke="black"/>"#
     );
     let _ = writeln!(
         svg,
         r#"<text x="{:.1}" y="{:.1}" font-size="13" text-anchor="middle">{}</text>"#,
-        LEFT + plot_w / 2.0,
+        LEFT + PLOT_W / 2.0,
         HEIGHT - 18.0,
         escape(labels.x)
     );
     let _ = writeln!(
         svg,
         r#"<text transform="translate(20,{:.1}) rotate(-90)" font-size="13" text-anchor="middle">{}</text>"#,
-        TOP + plot_h / 2.0,
+        TOP + PLOT_H / 2.0,
         escape(labels.y)
     );
+}
 
-    // The lines, then the legend.
-    for (i, s) in series.iter().enumerate() {
-        let color = COLORS[i % COLORS.len()];
-        let pts: Vec<(f64, f64)> = s
-            .points
-            .iter()
-            .filter(|p| p.1 > 0.0)
-            .map(|&(x, y)| (sx(x), sy(y)))
-            .collect();
-        let dash = if s.dashed {
-            r#" stroke-dasharray="6,4""#
-        } else {
-            ""
-        };
-        if pts.len() > 1 {
-            let coords: Vec<String> = pts.iter().map(|(x, y)| format!("{x:.1},{y:.1}")).collect();
-            let _ = writeln!(
-                svg,
-                r#"<polyline points="{}" fill="none" stroke="{color}" stroke-width="2"{dash}/>"#,
-                coords.join(" ")
-            );
-        }
-        for (x, y) in &pts {
-            let _ = writeln!(
-                svg,
-                r#"<circle cx="{x:.1}" cy="{y:.1}" r="3.5" fill="{color}"/>"#
-            );
-        }
-        let ly = TOP + 14.0 + 22.0 * i as f64;
-        let lx = LEFT + plot_w + 16.0;
+/// Series `i`: its line and points, and its row of the legend.
+fn draw_series(svg: &mut String, frame: &Frame, i: usize, s: &Series) {
+    let color = COLORS[i % COLORS.len()];
+    let pts: Vec<(f64, f64)> = s
+        .points
+        .iter()
+        .filter(|p| p.1 > 0.0)
+        .map(|&(x, y)| (frame.sx(x), frame.sy(y)))
+        .collect();
+    let dash = if s.dashed {
+        r#" stroke-dasharray="6,4""#
+    } else {
+        ""
+    };
+    if pts.len() > 1 {
+        let coords: Vec<String> = pts.iter().map(|(x, y)| format!("{x:.1},{y:.1}")).collect();
         let _ = writeln!(
             svg,
-            r#"<line x1="{lx}" y1="{ly}" x2="{:.1}" y2="{ly}" stroke="{color}" stroke-width="2"{dash}/>"#,
-            lx + 26.0
-        );
-        let _ = writeln!(
-            svg,
-            r#"<text x="{:.1}" y="{:.1}" font-size="12">{}</text>"#,
-            lx + 32.0,
-            ly + 4.0,
-            escape(&s.name)
+            r#"<polyline points="{}" fill="none" stroke="{color}" stroke-width="2"{dash}/>"#,
+            coords.join(" ")
         );
     }
-    let notes_top = TOP + 14.0 + 22.0 * series.len() as f64 + 10.0;
-    for (i, note) in labels.notes.iter().enumerate() {
+    for (x, y) in &pts {
         let _ = writeln!(
             svg,
-            r##"<text x="{:.1}" y="{:.1}" font-size="11" fill="#444" xml:space="preserve">{}</text>"##,
-            LEFT + plot_w + 16.0,
-            notes_top + 16.0 * i as f64,
-            escape(note)
+            r#"<circle cx="{x:.1}" cy="{y:.1}" r="3.5" fill="{color}"/>"#
         );
     }
-    svg.push_str("</svg>\n");
-    svg
+    let ly = TOP + 14.0 + 22.0 * i as f64;
+    let lx = LEFT + PLOT_W + 16.0;
+    let _ = writeln!(
+        svg,
+        r#"<line x1="{lx}" y1="{ly}" x2="{:.1}" y2="{ly}" stroke="{color}" stroke-width="2"{dash}/>"#,
+        lx + 26.0
+    );
+    let _ = writeln!(
+        svg,
+        r#"<text x="{:.1}" y="{:.1}" font-size="12">{}</text>"#,
+        lx + 32.0,
+        ly + 4.0,
+        escape(&s.name)
+    );
 }
 
 #[cfg(test)]
