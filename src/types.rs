@@ -134,6 +134,21 @@ pub enum Bound {
     Upper,
 }
 
+impl Bound {
+    /// The bound a fail-soft search proved: `best` at or above `beta` is a lower bound, a move
+    /// that raised alpha makes it exact, and otherwise every move failed low.
+    #[inline]
+    pub fn of(best: Score, beta: Score, raised_alpha: bool) -> Bound {
+        if best >= beta {
+            Bound::Lower
+        } else if raised_alpha {
+            Bound::Exact
+        } else {
+            Bound::Upper
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -778,11 +778,7 @@ fn search_root(
         best = best.max(score);
         if score > alpha {
             rm.score = score;
-            rm.bound = Some(if score >= beta {
-                Bound::Lower
-            } else {
-                Bound::Exact
-            });
+            rm.bound = Some(Bound::of(score, beta, true));
             rm.pv.clear();
             rm.pv.push(m);
             rm.pv.extend(worker.pv.line(1));
