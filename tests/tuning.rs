@@ -392,7 +392,6 @@ fn the_committed_self_play_sample_replays_as_whole_games() {
             assert_eq!(next.ply, r.ply + 1, "record {i}");
             assert_eq!(next.result, r.result, "record {i}");
             let after = pos.clone().play(best).unwrap();
-            let fen = |p: &Chess| Fen::from_position(p, EnPassantMode::Legal).to_string();
             let (a, n) = (fen(&after), fen(&next.position().unwrap()));
             // Move counters are not stored: compare board, side, castling and en passant.
             let key = |f: &str| f.split(' ').take(4).collect::<Vec<_>>().join(" ");
