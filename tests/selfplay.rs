@@ -238,37 +238,18 @@ fn game_with_ponder_and_ponderhit_never_loses_on_time() {
         } else {
             format!("position startpos moves {}", moves.join(" "))
         };
+        let timeout = Duration::from_millis(clock[idx] as u64 + 5_000);
         let r = if white_to_move {
-            match pondering.take() {
-                Some(predicted) if moves.last() == Some(&predicted) => {
-                    hits += 1;
-                    white.send("ponderhit");
-                    white.wait_bestmove(Duration::from_millis(clock[0] as u64 + 5_000))
-                }
-                Some(_) => {
-                    misses += 1;
-                    white.send("stop");
-                    white.wait_bestmove(Duration::from_secs(5));
-                    white.send(&position);
-                    white.go(
-                        &format!("go {go_clock}"),
-                        Duration::from_millis(clock[0] as u64 + 5_000),
-                    )
-                }
-                None => {
-                    white.send(&position);
-                    white.go(
-                        &format!("go {go_clock}"),
-                        Duration::from_millis(clock[0] as u64 + 5_000),
-                    )
-                }
+            let outcome = ponder_outcome(pondering.take(), moves.last().map(String::as_str));
+            match outcome {
+                PonderOutcome::Hit => hits += 1,
+                PonderOutcome::Miss => misses += 1,
+                PonderOutcome::None => {}
             }
+            white_answers(&mut white, outcome, &position, &go_clock, timeout)
         } else {
             black.send(&position);
-            black.go(
-                &format!("go {go_clock}"),
-                Duration::from_millis(clock[1] as u64 + 5_000),
-            )
+            black.go(&format!("go {go_clock}"), timeout)
         };
         let used = r.elapsed.as_millis() as i64;
         clock[idx] -= used;
@@ -284,20 +265,7 @@ fn game_with_ponder_and_ponderhit_never_loses_on_time() {
         pos.play_unchecked(m);
         moves.push(r.bestmove.clone());
         if white_to_move {
-            if let Some(p) = r.ponder.clone() {
-                // Ponder on the position after the predicted reply: our clock runs only after Black moves.
-                let mut after = pos.clone();
-                let pm = strict_move(&after, &p, CastlingMode::Standard).unwrap();
-                after.play_unchecked(pm);
-                if !after.legal_moves().is_empty() {
-                    white.send(&format!("position startpos moves {} {p}", moves.join(" ")));
-                    white.send(&format!(
-                        "go ponder wtime {} btime {} winc {inc} binc {inc}",
-                        clock[0], clock[1]
-                    ));
-                    pondering = Some(p);
-                }
-            }
+            pondering = start_pondering(&mut white, &pos, &moves, r.ponder.as_deref(), clock, inc);
         }
     }
     if pondering.is_some() {
@@ -313,4 +281,71 @@ fn game_with_ponder_and_ponderhit_never_loses_on_time() {
         "no ponderhit was ever sent ({misses} misses): the test did not test it; moves: {}",
         moves.join(" ")
     );
+}
+
+/// What White's pondering came to when Black has moved.
+#[derive(Clone, Copy)]
+enum PonderOutcome {
+    /// Black played the predicted move: `ponderhit` turns the ponder search into ours.
+    Hit,
+    /// Black played another move: the ponder search is stopped and a fresh one started.
+    Miss,
+    /// White was not pondering.
+    None,
+}
+
+fn ponder_outcome(pondering: Option<String>, last_move: Option<&str>) -> PonderOutcome {
+    match pondering {
+        Some(predicted) if last_move == Some(predicted.as_str()) => PonderOutcome::Hit,
+        Some(_) => PonderOutcome::Miss,
+        None => PonderOutcome::None,
+    }
+}
+
+/// White's search for its move: the ponder search itself after a hit, else a fresh one.
+fn white_answers(
+    white: &mut Engine,
+    outcome: PonderOutcome,
+    position: &str,
+    go_clock: &str,
+    timeout: Duration,
+) -> SearchResult {
+    match outcome {
+        PonderOutcome::Hit => {
+            white.send("ponderhit");
+            return white.wait_bestmove(timeout);
+        }
+        PonderOutcome::Miss => {
+            white.send("stop");
+            white.wait_bestmove(Duration::from_secs(5));
+        }
+        PonderOutcome::None => {}
+    }
+    white.send(position);
+    white.go(&format!("go {go_clock}"), timeout)
+}
+
+/// After White's move, ponders on the position after the predicted reply (our clock runs only
+/// after Black moves). Returns the predicted move when pondering started.
+fn start_pondering(
+    white: &mut Engine,
+    pos: &Chess,
+    moves: &[String],
+    ponder: Option<&str>,
+    clock: [i64; 2],
+    inc: i64,
+) -> Option<String> {
+    let p = ponder?;
+    let mut after = pos.clone();
+    let pm = strict_move(&after, p, CastlingMode::Standard).unwrap();
+    after.play_unchecked(pm);
+    if after.legal_moves().is_empty() {
+        return None;
+    }
+    white.send(&format!("position startpos moves {} {p}", moves.join(" ")));
+    white.send(&format!(
+        "go ponder wtime {} btime {} winc {inc} binc {inc}",
+        clock[0], clock[1]
+    ));
+    Some(p.to_string())
 }
