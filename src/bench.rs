@@ -1,5 +1,5 @@
-//! `cutoff bench`: a fixed-depth search of built-in positions, OpenBench's speed and identity
-//! check.
+//! The bench: a fixed-depth search of built-in positions, OpenBench's speed and identity check
+//! (`cutoff bench`, in [`crate::cli::bench`]).
 //!
 //! OpenBench runs `<engine> bench` with no argument, reads the last line for `<N> nodes` and
 //! `<M> nps`, and requires the same node count on every run and machine (it goes into commit
@@ -10,15 +10,13 @@
 //! they take to complete the same depth on every position (time to depth). Its node counts
 //! vary from run to run.
 
-use std::process::ExitCode;
 use std::time::{Duration, Instant};
 
-use shakmaty::fen::Fen;
 use shakmaty::{CastlingMode, Chess};
 
-use crate::position::Game;
+use crate::position::{read_fen, FenPolicy, Game};
 use crate::search::{Limits, SearchOutcome, Searcher};
-use crate::types::Depth;
+use crate::types::{nps, Depth};
 
 /// Search depth when `cutoff bench` gets none; chosen so the whole run takes a few seconds.
 pub const DEFAULT_DEPTH: Depth = 10;
@@ -96,8 +94,7 @@ pub fn positions() -> Vec<Chess> {
     POSITIONS
         .iter()
         .map(|fen| {
-            let fen: Fen = fen.parse().expect("bench FENs are valid");
-            fen.into_position(CastlingMode::Standard)
+            read_fen(fen, CastlingMode::Standard, FenPolicy::Strict)
                 .expect("bench positions are legal")
         })
         .collect()
@@ -113,26 +110,23 @@ pub struct Totals {
 impl Totals {
     /// Nodes per second (whole nodes, as OpenBench reads them).
     pub fn nps(&self) -> u64 {
-        let millis = self.elapsed.as_millis().max(1);
-        (u128::from(self.nodes) * 1000 / millis) as u64
+        nps(self.nodes, self.elapsed) as u64
     }
 }
 
-/// Searches every bench position to `depth` with a fresh table, calling `report` after each.
+/// Searches every bench position to `depth` on one thread with a fresh table, calling `report`
+/// after each.
 pub fn bench(depth: Depth, report: impl FnMut(usize, &SearchOutcome)) -> Totals {
-    bench_threads(depth, 1, report)
+    bench_on(&mut Searcher::new(HASH_MB), depth, report)
 }
 
-/// [`bench`] with `threads` search threads (deterministic only with one).
-pub fn bench_threads(
+/// [`bench()`] on a searcher the caller set up (its threads: node counts are reproducible only
+/// with one); its table is cleared before each position.
+pub fn bench_on(
+    searcher: &mut Searcher,
     depth: Depth,
-    threads: usize,
     mut report: impl FnMut(usize, &SearchOutcome),
 ) -> Totals {
-    let mut searcher = Searcher::new(HASH_MB);
-    if let Err(e) = searcher.set_threads(threads) {
-        eprintln!("{e}; searching with {} threads", searcher.threads());
-    }
     let limits = Limits::depth(depth);
     let start = Instant::now();
     let mut nodes = 0;
@@ -146,50 +140,4 @@ pub fn bench_threads(
         nodes,
         elapsed: start.elapsed(),
     }
-}
-
-/// Command-line arguments of `cutoff bench`.
-#[derive(clap::Args, Debug)]
-pub struct Args {
-    /// Search depth (default: DEFAULT_DEPTH, at most MAX_DEPTH).
-    pub depth: Option<Depth>,
-    /// Search threads (Lazy SMP); node counts are reproducible only with 1.
-    #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u16).range(1..=1024))]
-    pub threads: u16,
-}
-
-/// `cutoff bench`: a line per position, then `Bench: <N> nodes <M> nps` as the last line.
-pub fn run(args: Args) -> ExitCode {
-    let depth = args.depth.unwrap_or(DEFAULT_DEPTH);
-    if !(1..=MAX_DEPTH).contains(&depth) {
-        eprintln!(
-            "bench: depth {depth} is outside 1..={MAX_DEPTH} (the maximum: deeper would never finish)"
-        );
-        return ExitCode::FAILURE;
-    }
-    let threads = usize::from(args.threads);
-    let totals = bench_threads(depth, threads, |i, outcome| {
-        let best = outcome.best_move.map_or_else(
-            || "(none)".to_owned(),
-            |m| m.to_uci(CastlingMode::Standard).to_string(),
-        );
-        println!(
-            "position {:>2}/{}: bestmove {best:<6} score {:<9} depth {:>2} nodes {:>10} {}",
-            i + 1,
-            POSITIONS.len(),
-            outcome.score,
-            outcome.depth,
-            outcome.nodes,
-            POSITIONS[i]
-        );
-    });
-    println!();
-    println!(
-        "Time: {} ms (depth {depth}, {} positions, {threads} {})",
-        totals.elapsed.as_millis(),
-        POSITIONS.len(),
-        if threads == 1 { "thread" } else { "threads" }
-    );
-    println!("Bench: {} nodes {} nps", totals.nodes, totals.nps());
-    ExitCode::SUCCESS
 }

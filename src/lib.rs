@@ -1,6 +1,7 @@
 //! Cutoff: a UCI chess engine built to show what alpha-beta pruning buys.
 
 pub mod bench;
+pub mod cli;
 pub mod datagen;
 pub mod epd;
 pub mod eval;
@@ -14,3 +15,4 @@ pub mod tt;
 pub mod tune;
 pub mod types;
 pub mod uci;
+pub mod util;

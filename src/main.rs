@@ -1,7 +1,8 @@
 use std::process::ExitCode;
 
 use clap::{Parser, Subcommand};
-use cutoff::{bench, datagen, epd, perft, reference, tune, uci};
+use cutoff::cli::{bench, compare, datagen, epd, perft, tree, tune};
+use cutoff::uci;
 
 /// Cutoff: a UCI chess engine. With no subcommand it speaks UCI on stdin/stdout.
 #[derive(Parser, Debug)]
@@ -24,9 +25,9 @@ enum Command {
     /// Fixed-depth search of built-in positions: `<N> nodes <M> nps` (OpenBench's signature).
     Bench(bench::Args),
     /// Minimax and alpha-beta on a bracketed game tree, showing what was pruned.
-    Tree(reference::tree::Args),
+    Tree(tree::Args),
     /// Minimax against alpha-beta with several move orderings on a chess position.
-    Compare(reference::compare::Args),
+    Compare(compare::Args),
     /// Self-play games from book openings, written as quiet positions labelled with the result.
     Datagen(datagen::Args),
     /// Fit the evaluation weights to game results (Texel's method) and write them as Rust.
@@ -47,8 +48,8 @@ fn main() -> ExitCode {
         Some(Command::PerftSuite(args)) => perft::run_suite(args),
         Some(Command::Epd(args)) => epd::run(args),
         Some(Command::Bench(args)) => bench::run(args),
-        Some(Command::Tree(args)) => reference::tree::run(args),
-        Some(Command::Compare(args)) => reference::compare::run(args),
+        Some(Command::Tree(args)) => tree::run(args),
+        Some(Command::Compare(args)) => compare::run(args),
         Some(Command::Datagen(args)) => datagen::run(args),
         Some(Command::Tune(args)) => tune::run(args),
     }
@@ -57,7 +58,7 @@ fn main() -> ExitCode {
 /// The command-line tools print with `println!`, which panics once stdout is closed
 /// (`cutoff bench | head`). With the default SIGPIPE action restored they end like any Unix
 /// filter instead: silently, killed by SIGPIPE. The UCI loop keeps Rust's default (SIGPIPE
-/// ignored) and quits by itself when a write fails (see `uci::engine::send`).
+/// ignored) and quits by itself when a write fails (see `uci::output::send`).
 #[cfg(unix)]
 fn stop_quietly_when_stdout_closes() {
     // SAFETY: `signal` only sets the disposition of SIGPIPE to the default action; no handler

@@ -6,6 +6,15 @@
 //! set) before anything is freed or allocated: a request that does not fit is refused with a
 //! message and the old table stays.
 
+/// Bytes in a mebibyte: table sizes (`Hash`, `--hash`) are given in these.
+pub const MIB: usize = 1 << 20;
+
+/// Stack of every thread the engine starts (the UCI search thread, search helpers, and the
+/// workers of `perft`, `epd`, `datagen` and `tune`): a search keeps a move list of about 2 KB
+/// per ply, up to `MAX_PLY` plies, plus quiescence. Only what is touched is committed, so the
+/// size costs address space, not memory.
+pub const THREAD_STACK_BYTES: usize = 64 * MIB;
+
 /// Fraction of the available memory (in percent) a table may take: the rest is left to the
 /// system and to whatever else runs beside the engine.
 const USABLE_PERCENT: u64 = 90;

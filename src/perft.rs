@@ -3,28 +3,23 @@
 //! * [`perft`] is the plain single-threaded count, for tests and for `go perft` without options.
 //! * [`divide`] gives the count below every root move, optionally spread over threads and
 //!   with a perft hash table; the UCI loop calls it for `go perft <depth>`.
-//! * [`run`] and [`run_suite`] are the `cutoff perft` and `cutoff perft-suite` commands.
+//! * [`check_suite`] checks the counts of a perft suite (`cutoff perft-suite`).
 //!
 //! Speed comes from three things: bulk counting (a node one ply above the leaves counts its
 //! legal moves instead of playing them), copy-make (shakmaty has no unmake: clone the parent,
 //! then `play_unchecked` on the copy), and splitting the tree two plies below the root so that
 //! threads get many small, similar tasks instead of ~20 very uneven root subtrees.
 
-use std::io::Read;
-use std::process::ExitCode;
 use std::sync::atomic::{AtomicU64, Ordering};
-use std::time::{Duration, Instant};
 
-use indicatif::{ProgressBar, ProgressStyle};
+use indicatif::ProgressBar;
 use rayon::prelude::*;
-use shakmaty::fen::Fen;
-use shakmaty::{CastlingMode, Chess, Move, Position};
+use shakmaty::{Chess, Move, Position};
 
-use crate::epd;
+use crate::epd::format::parse_line;
+use crate::memory::MIB;
 use crate::position::{child_key, full_key, Key};
-
-/// Bytes in a mebibyte, for `--hash` sizes.
-const MIB: usize = 1 << 20;
+use crate::util::worker_pool;
 
 /// The deepest perft accepted (`cutoff perft`, `perft-suite`, `go perft`); deeper requests are
 /// refused with an error. Perft 10 of the start position is 69 trillion leaves, days of work
@@ -33,9 +28,6 @@ pub const MAX_DEPTH: u32 = 10;
 
 /// Below this depth a threaded perft is not worth the cost of building tasks.
 const MIN_SPLIT_DEPTH: u32 = 3;
-
-/// Stack size of perft worker threads: deep perfts keep a 2 KB move list per ply.
-const WORKER_STACK_BYTES: usize = 16 * MIB;
 
 /// Counts the leaf nodes of the legal move tree of `pos` to `depth` plies (1 at depth 0).
 ///
@@ -124,7 +116,7 @@ fn divide_parallel(
         })
         .collect();
     let task = |(i, grandchild): &(usize, Chess)| (*i, count(grandchild, depth - 2, table));
-    let counts: Vec<(usize, u64)> = match worker_pool(threads, WORKER_STACK_BYTES, "perft") {
+    let counts: Vec<(usize, u64)> = match worker_pool(threads, "perft") {
         Some(pool) => pool.install(|| tasks.par_iter().map(task).collect()),
         None => tasks.iter().map(task).collect(),
     };
@@ -249,203 +241,6 @@ impl PerftTable {
     }
 }
 
-/// `go perft <depth>` inside the UCI loop, in Stockfish's format: `<move>: <count>` per root
-/// move in the game's castling notation, a blank line, `Nodes searched: <total>`, then the
-/// speed as an `info string`. Uses every core and no hash table (exact, and nothing to size).
-pub fn uci_perft(game: &crate::position::Game, depth: u32) {
-    use crate::uci::engine::{send, send_error};
-    if depth > MAX_DEPTH {
-        return send_error(&format!(
-            "go perft: depth {depth} is beyond the maximum {MAX_DEPTH}"
-        ));
-    }
-    let start = Instant::now();
-    let moves = divide(&game.root, depth, default_threads(), 0);
-    let total: u64 = if depth == 0 {
-        1
-    } else {
-        moves.iter().map(|(_, n)| n).sum()
-    };
-    let elapsed = start.elapsed();
-    for (m, n) in &moves {
-        send(&format!("{}: {n}", game.uci(*m)));
-    }
-    send("");
-    send(&format!("Nodes searched: {total}"));
-    send(&format!(
-        "info string perft {total} nodes in {} ms ({:.1} Mnps)",
-        elapsed.as_millis(),
-        mnps(total, elapsed)
-    ));
-}
-
-/// The number of threads to use when none is given: every core.
-pub fn default_threads() -> usize {
-    std::thread::available_parallelism().map_or(1, |n| n.get())
-}
-
-/// A pool of `threads` workers (at least 1) with `stack` bytes of stack each. When the system
-/// will not give that many threads (a process or memory limit), tries half as many, and so on,
-/// saying so on stderr; `None` when not even one can be started (the caller then works on its
-/// own thread). Never a panic.
-pub fn worker_pool(threads: usize, stack: usize, what: &str) -> Option<rayon::ThreadPool> {
-    let mut n = threads.max(1);
-    loop {
-        match rayon::ThreadPoolBuilder::new()
-            .num_threads(n)
-            .stack_size(stack)
-            .build()
-        {
-            Ok(pool) => return Some(pool),
-            Err(e) if n > 1 => {
-                eprintln!("{what}: cannot start {n} threads ({e}); trying {}", n / 2);
-                n /= 2;
-                // The threads of the failed attempt exit on their own: give them a moment to
-                // hand back their stacks.
-                std::thread::sleep(Duration::from_millis(50));
-            }
-            Err(e) => {
-                eprintln!("{what}: cannot start a worker thread ({e}); working on the main one");
-                return None;
-            }
-        }
-    }
-}
-
-/// Most worker threads a command accepts (`--threads`, `--jobs`): each gets a large stack.
-pub const MAX_THREADS: usize = 1024;
-
-/// `--threads` as given (at least 1), all cores when absent, refused beyond [`MAX_THREADS`].
-pub fn checked_threads(threads: Option<usize>) -> Result<usize, String> {
-    match threads {
-        None => Ok(default_threads()),
-        Some(n) if n > MAX_THREADS => {
-            Err(format!("{n} threads is beyond the maximum {MAX_THREADS}"))
-        }
-        Some(n) => Ok(n.max(1)),
-    }
-}
-
-/// Command-line arguments of `cutoff perft`.
-#[derive(clap::Args, Debug)]
-pub struct Args {
-    /// Plies to count.
-    pub depth: u32,
-    /// Start position (default: the standard start). May be given quoted or as separate words.
-    #[arg(long, num_args = 1..)]
-    pub fen: Vec<String>,
-    /// Print the count below every root move (`e2e4: 9771`), as Stockfish's `go perft`.
-    #[arg(long)]
-    pub divide: bool,
-    /// Worker threads (default: all cores).
-    #[arg(long, short = 't')]
-    pub threads: Option<usize>,
-    /// Read Chess960 castling rights (Shredder-FEN or X-FEN); print castling as king-takes-rook.
-    #[arg(long)]
-    pub chess960: bool,
-    /// Perft hash table size in MiB (0: none).
-    #[arg(long, default_value_t = 0)]
-    pub hash: usize,
-}
-
-/// `cutoff perft`: the total (and with `--divide` the per-move counts) on stdout.
-pub fn run(args: Args) -> ExitCode {
-    let mode = if args.chess960 {
-        CastlingMode::Chess960
-    } else {
-        CastlingMode::Standard
-    };
-    let pos = match parse_fen(&args.fen.join(" "), mode) {
-        Ok(pos) => pos,
-        Err(e) => {
-            eprintln!("perft: {e}");
-            return ExitCode::FAILURE;
-        }
-    };
-    if args.depth > MAX_DEPTH {
-        eprintln!(
-            "perft: depth {} is beyond the maximum {MAX_DEPTH} (it would never finish)",
-            args.depth
-        );
-        return ExitCode::FAILURE;
-    }
-    let threads = match checked_threads(args.threads) {
-        Ok(n) => n,
-        Err(e) => {
-            eprintln!("perft: {e}");
-            return ExitCode::FAILURE;
-        }
-    };
-    // Checked against the memory available first: with overcommit, a reservation that
-    // succeeds can still get the process killed once the table is filled in.
-    let table = match crate::memory::check_table_size("perft hash table", args.hash, 0)
-        .and_then(|()| PerftTable::try_new(args.hash))
-    {
-        Ok(table) => table,
-        Err(e) => {
-            eprintln!("perft: {e}");
-            return ExitCode::FAILURE;
-        }
-    };
-    let start = Instant::now();
-    let (total, moves) = if args.depth == 0 {
-        (1, Vec::new())
-    } else {
-        let moves = divide_with(&pos, args.depth, threads, table.as_ref());
-        (moves.iter().map(|(_, n)| n).sum(), moves)
-    };
-    let elapsed = start.elapsed();
-    if args.divide {
-        for (m, n) in &moves {
-            println!("{}: {n}", m.to_uci(mode));
-        }
-        println!();
-    }
-    println!("Nodes searched: {total}");
-    println!("Time: {} ms", elapsed.as_millis());
-    println!("Speed: {:.1} Mnps", mnps(total, elapsed));
-    ExitCode::SUCCESS
-}
-
-/// Millions of nodes per second (0 for an unmeasurably short run).
-pub fn mnps(nodes: u64, elapsed: Duration) -> f64 {
-    let secs = elapsed.as_secs_f64();
-    if secs > 0.0 {
-        nodes as f64 / secs / 1e6
-    } else {
-        0.0
-    }
-}
-
-/// Parses a FEN (empty: the start position) in the given castling mode.
-fn parse_fen(text: &str, mode: CastlingMode) -> Result<Chess, String> {
-    if text.trim().is_empty() {
-        return Ok(Chess::default());
-    }
-    let fen = Fen::from_ascii(text.trim().as_bytes()).map_err(|e| format!("bad FEN: {e}"))?;
-    epd::position_from(fen, mode).map_err(|e| {
-        let hint = if mode == CastlingMode::Standard {
-            " (Chess960 castling rights need --chess960)"
-        } else {
-            ""
-        };
-        format!("illegal position: {e}{hint}")
-    })
-}
-
-/// Command-line arguments of `cutoff perft-suite`.
-#[derive(clap::Args, Debug)]
-pub struct SuiteArgs {
-    /// Suite file: one `<fen> ;D1 <n> ;D2 <n> ...` per line.
-    pub file: std::path::PathBuf,
-    /// Check only depths up to this one (default: every depth in the file).
-    #[arg(long)]
-    pub max_depth: Option<u32>,
-    /// Worker threads; positions are spread over them (default: all cores).
-    #[arg(long, short = 't')]
-    pub threads: Option<usize>,
-}
-
 /// One count of a suite that perft did not reproduce.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Mismatch {
@@ -507,11 +302,10 @@ pub fn check_suite(
         progress.inc(1);
         result
     };
-    let results: Vec<(usize, u64, Vec<Mismatch>)> =
-        match worker_pool(threads, WORKER_STACK_BYTES, "perft-suite") {
-            Some(pool) => pool.install(|| cases.par_iter().map(task).collect()),
-            None => cases.iter().map(task).collect(),
-        };
+    let results: Vec<(usize, u64, Vec<Mismatch>)> = match worker_pool(threads, "perft-suite") {
+        Some(pool) => pool.install(|| cases.par_iter().map(task).collect()),
+        None => cases.iter().map(task).collect(),
+    };
     for (checked, nodes, mismatches) in results {
         report.checked += checked;
         report.nodes += nodes;
@@ -526,7 +320,7 @@ fn suite_case(
     text: &str,
     max_depth: Option<u32>,
 ) -> Result<Option<SuiteCase>, String> {
-    let Some(record) = epd::parse_line(text)? else {
+    let Some(record) = parse_line(text)? else {
         return Ok(None);
     };
     let mut counts = record.perft_counts()?;
@@ -567,122 +361,16 @@ fn check_case(case: &SuiteCase) -> (usize, u64, Vec<Mismatch>) {
     (case.counts.len(), nodes, mismatches)
 }
 
-/// `cutoff perft-suite`: one line per mismatch or unreadable line, then a summary; fails on any.
-pub fn run_suite(args: SuiteArgs) -> ExitCode {
-    let lines = match read_lines(&args.file) {
-        Ok(lines) => lines,
-        Err(e) => {
-            eprintln!("perft-suite: cannot read {}: {e}", args.file.display());
-            return ExitCode::FAILURE;
-        }
-    };
-    let threads = match checked_threads(args.threads) {
-        Ok(n) => n,
-        Err(e) => {
-            eprintln!("perft-suite: {e}");
-            return ExitCode::FAILURE;
-        }
-    };
-    let progress = progress_bar(0, "positions");
-    let start = Instant::now();
-    let report = check_suite(&lines, args.max_depth, threads, &progress);
-    let elapsed = start.elapsed();
-    progress.finish_and_clear();
-    for (line, e) in &report.errors {
-        println!("ERROR line {line}: {e}");
-    }
-    for m in &report.mismatches {
-        println!(
-            "MISMATCH line {}: {} depth {} expected {} found {}",
-            m.line, m.fen, m.depth, m.expected, m.found
-        );
-    }
-    println!(
-        "{} positions, {} counts checked, {} mismatches, {} unreadable lines; {} nodes in {:.2} s ({:.1} Mnps)",
-        report.positions,
-        report.checked,
-        report.mismatches.len(),
-        report.errors.len(),
-        report.nodes,
-        elapsed.as_secs_f64(),
-        mnps(report.nodes, elapsed)
-    );
-    if report.positions == 0 && report.errors.is_empty() {
-        eprintln!(
-            "perft-suite: no positions in {} (expected `<fen> ;D1 <n> ...` lines)",
-            args.file.display()
-        );
-        return ExitCode::FAILURE;
-    }
-    if report.passed() {
-        ExitCode::SUCCESS
-    } else if !report.errors.is_empty() {
-        let (line, e) = &report.errors[0];
-        eprintln!(
-            "perft-suite: {} unreadable lines in {} (first: line {line}: {e})",
-            report.errors.len(),
-            args.file.display()
-        );
-        ExitCode::FAILURE
-    } else {
-        eprintln!(
-            "perft-suite: {} counts do not match",
-            report.mismatches.len()
-        );
-        ExitCode::FAILURE
-    }
-}
-
-/// The largest suite file read: far above any real suite, and a bound on the memory that
-/// reading an endless input (`/dev/zero`, a FIFO) could take.
-pub const MAX_FILE_BYTES: u64 = 256 << 20;
-
-/// The lines of a text file with their 1-based numbers. Refuses files over
-/// [`MAX_FILE_BYTES`] and files that are not UTF-8, saying where the bad byte is.
-pub fn read_lines(path: &std::path::Path) -> std::io::Result<Vec<(usize, String)>> {
-    let file = std::fs::File::open(path)?;
-    let mut bytes = Vec::new();
-    file.take(MAX_FILE_BYTES + 1).read_to_end(&mut bytes)?;
-    if bytes.len() as u64 > MAX_FILE_BYTES {
-        return Err(std::io::Error::other(format!(
-            "larger than {} MiB",
-            MAX_FILE_BYTES >> 20
-        )));
-    }
-    let text = String::from_utf8(bytes).map_err(|e| {
-        std::io::Error::new(
-            std::io::ErrorKind::InvalidData,
-            format!(
-                "not UTF-8 text (bad byte at offset {})",
-                e.utf8_error().valid_up_to()
-            ),
-        )
-    })?;
-    Ok(text
-        .lines()
-        .enumerate()
-        .map(|(i, l)| (i + 1, l.to_string()))
-        .collect())
-}
-
-/// A progress bar on stderr (hidden when stderr is not a terminal).
-pub fn progress_bar(len: u64, unit: &str) -> ProgressBar {
-    let bar = ProgressBar::new(len);
-    let template = format!("{{bar:40}} {{pos}}/{{len}} {unit} [{{elapsed_precise}}, eta {{eta}}]");
-    if let Ok(style) = ProgressStyle::with_template(&template) {
-        bar.set_style(style);
-    }
-    bar
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::position::{read_fen, FenPolicy};
+    use shakmaty::CastlingMode;
 
     const KIWIPETE: &str = "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1";
 
     fn kiwipete() -> Chess {
-        parse_fen(KIWIPETE, CastlingMode::Standard).unwrap()
+        read_fen(KIWIPETE, CastlingMode::Standard, FenPolicy::Strict).unwrap()
     }
 
     #[test]
@@ -722,12 +410,5 @@ mod tests {
         assert_eq!(perft(&Chess::default(), 0), 1);
         assert_eq!(perft_with(&Chess::default(), 0, 2, 1), 1);
         assert!(divide(&Chess::default(), 0, 2, 1).is_empty());
-    }
-
-    #[test]
-    fn chess960_fen_needs_chess960_mode() {
-        let fen = "bqnb1rkr/pp3ppp/3ppn2/2p5/5P2/P2P4/NPP1P1PP/BQ1BNRKR w HFhf - 2 9";
-        assert!(parse_fen(fen, CastlingMode::Standard).is_err());
-        assert!(parse_fen(fen, CastlingMode::Chess960).is_ok());
     }
 }

@@ -1,9 +1,56 @@
-//! A game: the root position, how it was reached (for repetition), and the castling notation.
+//! A game: the root position, how it was reached (for repetition), and the castling notation;
+//! and [`read_fen`], the one FEN reader of the engine and its tools.
 
 use shakmaty::fen::Fen;
 use shakmaty::uci::UciMove;
 use shakmaty::zobrist::{Zobrist64, ZobristValue};
 use shakmaty::{CastlingMode, Chess, EnPassantMode, Move, Position, PositionError};
+
+/// How much of what shakmaty refuses in a FEN [`read_fen`] accepts.
+///
+/// Under both policies a check that no game can reach (two sliders checking along one line, a
+/// check an en-passant capture could not have given) is accepted: move generation copes, and
+/// published perft suites contain such positions. A position that cannot be played at all (a
+/// missing or extra king, pawns on the back rank, the side not to move in check, too much
+/// material) is refused under both.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum FenPolicy {
+    /// Nothing else is changed: every castling right must have its king and rook, and the
+    /// en-passant square must be one a pawn could just have passed. For files whose lines state
+    /// facts about the position as written (perft counts, best moves), and for `perft --fen`,
+    /// where Chess960 castling rights read in standard mode must be an error, not dropped.
+    Strict,
+    /// Also repairs what GUIs and hand-made data write loosely: castling rights without their
+    /// king or rook, and an impossible en-passant square, are dropped (neither allows a move,
+    /// so the legal moves are those of the FEN as written). For `position fen`, datagen books and
+    /// tuning data.
+    Lenient,
+}
+
+/// Reads a FEN (leading and trailing space ignored; missing trailing fields take their usual
+/// defaults) in a castling mode: X-FEN and Shredder-FEN castling rights are read in Chess960
+/// mode. The error names the text and says what is wrong with it.
+pub fn read_fen(text: &str, mode: CastlingMode, policy: FenPolicy) -> Result<Chess, String> {
+    let text = text.trim();
+    let fen: Fen = text.parse().map_err(|e| format!("bad FEN '{text}': {e}"))?;
+    let pos = fen
+        .into_position(mode)
+        .or_else(PositionError::ignore_impossible_check);
+    let pos = match policy {
+        FenPolicy::Strict => pos,
+        FenPolicy::Lenient => pos
+            .or_else(PositionError::ignore_invalid_castling_rights)
+            .or_else(PositionError::ignore_invalid_ep_square),
+    };
+    pos.map_err(|e| {
+        // shakmaty's message starts with "illegal position: " itself.
+        let message = e.to_string();
+        let reasons = message
+            .strip_prefix("illegal position: ")
+            .unwrap_or(&message);
+        format!("illegal position '{text}': {reasons}")
+    })
+}
 
 /// Zobrist key of a position, as the transposition table and repetition detection use it.
 pub type Key = u64;
@@ -64,20 +111,9 @@ impl Game {
         }
     }
 
-    /// Parses a FEN (X-FEN and Shredder-FEN castling rights are accepted in Chess960 mode).
-    /// Castling rights without their rook and an impossible en-passant square are dropped, as
-    /// GUIs expect; a position that cannot occur (a missing king, the side not to move in
-    /// check, ...) is refused.
+    /// A game starting from a FEN read as GUIs send it ([`FenPolicy::Lenient`]).
     pub fn from_fen(fen: &str, castling_mode: CastlingMode) -> Result<Game, String> {
-        let fen: Fen = fen
-            .trim()
-            .parse()
-            .map_err(|e| format!("bad FEN '{}': {e}", fen.trim()))?;
-        let pos: Chess = fen
-            .into_position(castling_mode)
-            .or_else(PositionError::ignore_invalid_castling_rights)
-            .or_else(PositionError::ignore_invalid_ep_square)
-            .map_err(|e| format!("illegal position: {e}"))?;
+        let pos = read_fen(fen, castling_mode, FenPolicy::Lenient)?;
         Ok(Game::new(pos, castling_mode))
     }
 
@@ -120,6 +156,7 @@ impl Game {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use shakmaty::{CastlingSide, Color};
 
     #[test]
     fn incremental_keys_match_full_keys_through_a_game() {
@@ -142,6 +179,63 @@ mod tests {
         assert!(Game::from_fen("8/8/8/8/8/8/8/4K3 w - - 0 1", CastlingMode::Standard).is_err());
         assert!(Game::from_fen("rnbqkbnr/pppppppp/8/8", CastlingMode::Standard).is_err());
         assert!(Game::from_fen("garbage", CastlingMode::Standard).is_err());
+    }
+
+    #[test]
+    fn strict_refuses_stray_castling_rights_and_ep_squares_that_lenient_drops() {
+        for (fen, repaired) in [
+            (
+                "4k3/8/8/8/8/8/8/4K3 w KQkq - 0 1",
+                "4k3/8/8/8/8/8/8/4K3 w - - 0 1",
+            ),
+            (
+                "4k3/8/8/8/8/8/8/4K3 w - e6 0 1",
+                "4k3/8/8/8/8/8/8/4K3 w - - 0 1",
+            ),
+        ] {
+            let strict = read_fen(fen, CastlingMode::Standard, FenPolicy::Strict);
+            assert!(
+                strict.unwrap_err().starts_with("illegal position '"),
+                "{fen}"
+            );
+            let lenient = read_fen(fen, CastlingMode::Standard, FenPolicy::Lenient).unwrap();
+            assert_eq!(
+                Fen::from_position(&lenient, EnPassantMode::Legal).to_string(),
+                repaired
+            );
+        }
+    }
+
+    #[test]
+    fn chess960_castling_rights_need_chess960_mode_unless_dropped_leniently() {
+        let fen = "bqnb1rkr/pp3ppp/3ppn2/2p5/5P2/P2P4/NPP1P1PP/BQ1BNRKR w HFhf - 2 9";
+        assert!(read_fen(fen, CastlingMode::Standard, FenPolicy::Strict).is_err());
+        let chess960 = read_fen(fen, CastlingMode::Chess960, FenPolicy::Strict).unwrap();
+        assert!(chess960.castles().has(Color::White, CastlingSide::KingSide));
+        let dropped = read_fen(fen, CastlingMode::Standard, FenPolicy::Lenient).unwrap();
+        assert!(dropped.castles().is_empty());
+    }
+
+    #[test]
+    fn both_policies_accept_an_impossible_check_and_refuse_an_unplayable_position() {
+        // Two bishops checking along one diagonal: line 51 of epd/perft_standard.epd.
+        let impossible_check = "B6b/8/8/8/2K5/5k2/8/b6B b - - 0 1";
+        for policy in [FenPolicy::Strict, FenPolicy::Lenient] {
+            assert!(read_fen(impossible_check, CastlingMode::Standard, policy).is_ok());
+            for unplayable in [
+                "8/8/8/8/8/8/8/4K3 w - - 0 1",
+                "4k3/8/8/8/8/8/8/4RK2 w - - 0 1",
+                "Pnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1",
+            ] {
+                let e = read_fen(unplayable, CastlingMode::Standard, policy).unwrap_err();
+                assert!(
+                    e.starts_with(&format!("illegal position '{unplayable}': ")),
+                    "{e}"
+                );
+            }
+            let e = read_fen(" garbage ", CastlingMode::Standard, policy).unwrap_err();
+            assert!(e.starts_with("bad FEN 'garbage': "), "{e}");
+        }
     }
 
     #[test]

@@ -2,6 +2,7 @@
 
 use std::fmt;
 use std::ops::{Add, AddAssign, Neg, Sub, SubAssign};
+use std::time::Duration;
 
 /// Remaining search depth, in plies. Signed so that reductions may take it below zero.
 pub type Depth = i32;
@@ -11,6 +12,12 @@ pub type Ply = usize;
 
 /// The deepest ply the search ever reaches; sizes every per-ply array.
 pub const MAX_PLY: Ply = 128;
+
+/// Nodes (or positions, or games) per second over `elapsed`: the one rate every tool and the
+/// search print. A run too short to time counts as one microsecond, so the rate stays finite.
+pub fn nps(nodes: u64, elapsed: Duration) -> f64 {
+    nodes as f64 / elapsed.as_secs_f64().max(1e-6)
+}
 
 /// A score in centipawns from the side to move's point of view, or a mate score.
 ///
@@ -163,6 +170,13 @@ mod tests {
         assert_eq!(Score(35).mate_moves(), None);
         assert_eq!(Score::mate_in(5).to_string(), "mate 3");
         assert_eq!(Score(-12).to_string(), "cp -12");
+    }
+
+    #[test]
+    fn nps_is_nodes_per_second_and_finite_for_an_instant_run() {
+        assert_eq!(nps(3_000, Duration::from_millis(1500)), 2_000.0);
+        assert_eq!(nps(0, Duration::ZERO), 0.0);
+        assert_eq!(nps(5, Duration::ZERO), 5e6);
     }
 
     #[test]

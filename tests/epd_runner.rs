@@ -4,8 +4,9 @@
 use std::path::Path;
 use std::process::Command;
 
-use cutoff::epd::{parse_line, parse_move, EpdRecord, Problem, Tally};
-use cutoff::perft::read_lines;
+use cutoff::epd::format::{parse_line, parse_move, EpdRecord};
+use cutoff::epd::problem::{Problem, Tally};
+use cutoff::util::read_lines;
 use shakmaty::uci::UciMove;
 use shakmaty::{CastlingMode, Chess, Move};
 

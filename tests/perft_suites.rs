@@ -7,7 +7,8 @@
 use std::path::Path;
 use std::process::Command;
 
-use cutoff::perft::{check_suite, divide, perft, perft_with, read_lines, SuiteReport};
+use cutoff::perft::{check_suite, divide, perft, perft_with, SuiteReport};
+use cutoff::util::read_lines;
 use indicatif::ProgressBar;
 use shakmaty::fen::Fen;
 use shakmaty::{CastlingMode, Chess, Position};

@@ -491,6 +491,30 @@ fn bad_fen_is_rejected_and_previous_position_is_kept() {
 }
 
 #[test]
+fn a_check_no_game_can_reach_is_accepted_as_epd_suites_accept_it() {
+    // Two bishops checking along one diagonal (line 51 of epd/perft_standard.epd): impossible
+    // in a game, but playable. The one FEN policy reads it everywhere, `position fen` included.
+    const TWO_CHECKERS: &str = "B6b/8/8/8/2K5/5k2/8/b6B b - - 0 1";
+    let mut e = Engine::started();
+    e.send(&format!("position fen {TWO_CHECKERS}"));
+    let lines = e.sync();
+    assert!(
+        !lines.iter().any(|l| is_error_report(l)),
+        "`position fen {TWO_CHECKERS}` was refused: {lines:?}"
+    );
+    assert!(d_shows_board(&mut e, TWO_CHECKERS), "{}", e.transcript());
+    let r = e.go("go depth 3", SEARCH_TIMEOUT);
+    let pos = shakmaty::fen::Fen::from_ascii(TWO_CHECKERS.as_bytes())
+        .unwrap()
+        .into_position::<shakmaty::Chess>(CastlingMode::Standard)
+        .or_else(shakmaty::PositionError::ignore_impossible_check)
+        .unwrap();
+    if let Err(err) = strict_move(&pos, &r.bestmove, CastlingMode::Standard) {
+        panic!("{err}\n{}", e.transcript());
+    }
+}
+
+#[test]
 fn illegal_move_in_position_is_rejected_and_previous_position_is_kept() {
     // Spec reading: the whole `position` command is rejected, the engine keeps the position of the previous good
     // `position` command (not a prefix of the bad move list).

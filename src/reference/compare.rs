@@ -1,79 +1,19 @@
-//! `cutoff compare [--fen F] --depth D|A..B [--svg FILE]`: minimax against alpha-beta with
-//! several move orderings on one chess position, at a fixed depth.
+//! Minimax against alpha-beta with several move orderings on one chess position, at a fixed
+//! depth: the runs, the text table and the plot of `cutoff compare` ([`crate::cli::compare`]).
 //!
-//! Every mode must return minimax's value (the command says so in a `verdict:` line and exits
-//! with failure if one does not); what differs is how many nodes each needed. See
-//! `docs/alphabeta.md` for how to read the table.
+//! Every mode must return minimax's value (the table says so in a `verdict:` line); what
+//! differs is how many nodes each needed. See `docs/alphabeta.md` for how to read the table.
 
 use std::fmt::Write as _;
-use std::path::PathBuf;
-use std::process::ExitCode;
-use std::str::FromStr;
 use std::time::Duration;
 
-use indicatif::{ProgressBar, ProgressStyle};
-use shakmaty::{CastlingMode, Chess, EnPassantMode, Position};
+use indicatif::ProgressBar;
+use shakmaty::{Chess, Position};
 
 use super::chess::{minimal_tree_leaves, run_mode, ChessTree, Mode, ModeResult};
-use super::compare_html::{compare_page, principal_line};
 use super::minimax::Counters;
 use super::svg::{plot, Labels, Series};
-use crate::position::Game;
 use crate::types::Depth;
-
-/// The deepest `--depth` accepted: minimax beyond this would not finish anyway.
-pub const MAX_DEPTH: Depth = 12;
-
-/// Command-line arguments of `cutoff compare`.
-#[derive(clap::Args, Debug)]
-pub struct Args {
-    /// The position (default: the start position).
-    #[arg(long)]
-    pub fen: Option<String>,
-    /// Search depth in plies, or an inclusive range such as `1..5` (one table per depth).
-    #[arg(long)]
-    pub depth: Depths,
-    /// Also write an SVG plot of nodes (log scale) against depth to this file.
-    #[arg(long, value_name = "FILE")]
-    pub svg: Option<PathBuf>,
-    /// Also write the tables, the plot, the board and the principal line in SAN as a
-    /// self-contained web page to this file.
-    #[arg(long, value_name = "FILE")]
-    pub html: Option<PathBuf>,
-}
-
-/// An inclusive range of depths: `4` or `1..4`.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Depths {
-    pub first: Depth,
-    pub last: Depth,
-}
-
-impl FromStr for Depths {
-    type Err = String;
-
-    fn from_str(s: &str) -> Result<Depths, String> {
-        let parse = |t: &str| -> Result<Depth, String> {
-            let d: Depth = t
-                .trim()
-                .parse()
-                .map_err(|_| format!("'{t}' is not a depth"))?;
-            if (1..=MAX_DEPTH).contains(&d) {
-                Ok(d)
-            } else {
-                Err(format!("depth {d} is outside 1..{MAX_DEPTH}"))
-            }
-        };
-        let (first, last) = match s.split_once("..") {
-            Some((a, b)) => (parse(a)?, parse(b.strip_prefix('=').unwrap_or(b))?),
-            None => (parse(s)?, parse(s)?),
-        };
-        if first > last {
-            return Err(format!("empty depth range {s}"));
-        }
-        Ok(Depths { first, last })
-    }
-}
 
 /// All modes' results at one depth.
 #[derive(Clone, Debug)]
@@ -269,91 +209,4 @@ pub fn svg_plot(fen: &str, root_moves: usize, all: &[DepthResults]) -> String {
         },
         &series,
     )
-}
-
-pub fn run(args: Args) -> ExitCode {
-    let game = match &args.fen {
-        Some(fen) => match Game::from_fen(fen, CastlingMode::Standard) {
-            Ok(game) => game,
-            Err(e) => {
-                eprintln!("error: {e}");
-                return ExitCode::from(2);
-            }
-        },
-        None => Game::default(),
-    };
-    let pos = game.root;
-    let fen = shakmaty::fen::Fen::from_position(&pos, EnPassantMode::Legal).to_string();
-    let root_moves = pos.legal_moves().len();
-    println!("position: {fen}");
-    println!(
-        "side to move: {} (values are from its point of view)",
-        pos.turn()
-    );
-    println!("root moves: {root_moves}");
-    println!(
-        "note: ID + hash move counts the nodes of all iterations 1..D; oracle counts only its final pass"
-    );
-
-    let progress = ProgressBar::new_spinner();
-    progress.set_style(
-        ProgressStyle::with_template("{spinner} {msg}: {human_pos} positions expanded, {elapsed}")
-            .unwrap_or_else(|_| ProgressStyle::default_spinner()),
-    );
-    let mut all = Vec::new();
-    let mut failed = false;
-    for depth in args.depth.first..=args.depth.last {
-        let r = compare_depth(&pos, depth, &progress);
-        println!();
-        print!("{}", table(&pos, &r));
-        if !r.mismatches().is_empty() {
-            failed = true;
-        }
-        all.push(r);
-    }
-    progress.finish_and_clear();
-
-    if let Some(path) = &args.svg {
-        match std::fs::write(path, svg_plot(&fen, root_moves, &all)) {
-            Ok(()) => eprintln!("compare: wrote {}", path.display()),
-            Err(e) => {
-                eprintln!("error: cannot write {}: {e}", path.display());
-                return ExitCode::from(2);
-            }
-        }
-    }
-    if let Some(path) = &args.html {
-        let last = all.last().map_or(args.depth.last, |r| r.depth);
-        eprintln!("compare: valuing the root moves at depth {last} for the page");
-        let line = principal_line(&pos, last);
-        match std::fs::write(path, compare_page(&fen, &pos, &all, &line)) {
-            Ok(()) => eprintln!("compare: wrote {}", path.display()),
-            Err(e) => {
-                eprintln!("error: cannot write {}: {e}", path.display());
-                return ExitCode::from(2);
-            }
-        }
-    }
-    if failed {
-        eprintln!(
-            "error: ALPHA-BETA DISAGREES WITH MINIMAX: a mode returned a different value (see the verdict lines)"
-        );
-        return ExitCode::FAILURE;
-    }
-    ExitCode::SUCCESS
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn depth_ranges_parse() {
-        assert_eq!("4".parse(), Ok(Depths { first: 4, last: 4 }));
-        assert_eq!("1..5".parse(), Ok(Depths { first: 1, last: 5 }));
-        assert_eq!("2..=3".parse(), Ok(Depths { first: 2, last: 3 }));
-        assert!("0".parse::<Depths>().is_err());
-        assert!("5..2".parse::<Depths>().is_err());
-        assert!("x".parse::<Depths>().is_err());
-    }
 }

@@ -12,8 +12,10 @@
 //! - [`bracket`]: trees written as nested brackets, for `cutoff tree`.
 //! - [`chess`]: shakmaty positions searched to a fixed depth, and the orderings of
 //!   `cutoff compare`.
-//! - [`tree`], [`compare`]: the two subcommands; [`svg`]: the nodes-per-depth plot;
-//!   [`html`] (with [`json`]): the same as self-contained web pages (`--html`).
+//! - [`tree`], [`compare`]: what the two subcommands ([`crate::cli::tree`],
+//!   [`crate::cli::compare`]) run and print; [`svg`]: the nodes-per-depth plot; [`html`] (with
+//!   [`json`]) and [`compare_html`]: the same as self-contained web pages (`--html`). The pages
+//!   build on the text reports, never the other way round.
 //!
 //! This code is for teaching and testing, not speed: it allocates a move list per node and
 //! clones positions (copy-make).

@@ -5,11 +5,12 @@
 use std::path::Path;
 
 use rayon::prelude::*;
-use shakmaty::{Board, Color};
+use shakmaty::{Board, CastlingMode, Color, Position};
 
 use crate::datagen::record::{decode_all, Record, RECORD_BYTES};
 use crate::eval::trace::Trace;
 use crate::eval::{self, params, scale::SCALE_NORMAL, Taper, MAX_PHASE};
+use crate::position::{read_fen, FenPolicy};
 
 /// The tuner's parameters: every parameter's middlegame value, then every endgame value.
 pub const PARAMS: usize = 2 * params::COUNT;
@@ -258,7 +259,8 @@ fn is_text(bytes: &[u8]) -> bool {
 }
 
 /// One `<fen> | <result>` line: the board, the side to move (White if the FEN omits it) and
-/// White's result.
+/// White's result. The FEN is read as hand-made data writes it ([`FenPolicy::Lenient`]); the
+/// evaluation needs a playable position (both kings), so an impossible one is an error.
 pub fn parse_line(line: &str) -> Result<(Board, Color, f32), String> {
     let (fen, result) = line.rsplit_once('|').ok_or("no '|'")?;
     let result: f32 = match result.trim() {
@@ -267,16 +269,11 @@ pub fn parse_line(line: &str) -> Result<(Board, Color, f32), String> {
         "0.0" | "0" => 0.0,
         other => return Err(format!("bad result '{other}'")),
     };
-    let mut fields = fen.split_whitespace();
-    let board_field = fields.next().ok_or("no FEN")?;
-    let board = Board::from_ascii_board_fen(board_field.as_bytes())
-        .map_err(|e| format!("bad FEN '{}': {e}", fen.trim()))?;
-    let turn = match fields.next() {
-        None | Some("w") => Color::White,
-        Some("b") => Color::Black,
-        Some(other) => return Err(format!("bad side to move '{other}'")),
-    };
-    Ok((board, turn, result))
+    if fen.trim().is_empty() {
+        return Err("no FEN".into());
+    }
+    let pos = read_fen(fen, CastlingMode::Standard, FenPolicy::Lenient)?;
+    Ok((pos.board().clone(), pos.turn(), result))
 }
 
 #[cfg(test)]
@@ -315,6 +312,13 @@ mod tests {
         assert_eq!(r, 0.5);
         assert!(parse_line("4k3/8/8/8/8/8/8/4K3 w - - 0 1 | 2").is_err());
         assert!(parse_line("4k3/8/8/8/8/8/8/4K3 w - - 0 1").is_err());
+        // Only the board given: White to move; stray castling rights are dropped.
+        let (_, turn, _) = parse_line("4k3/8/8/8/8/8/8/4K3 | 0").unwrap();
+        assert_eq!(turn, Color::White);
+        assert!(parse_line("4k3/8/8/8/8/8/8/4K3 b KQkq - 0 1 | 0").is_ok());
+        // No king to evaluate around, or no FEN at all.
+        assert!(parse_line("8/8/8/8/8/8/8/4K3 w - - 0 1 | 0").is_err());
+        assert!(parse_line(" | 0").is_err());
     }
 
     #[test]

@@ -1,6 +1,5 @@
 //! Executing UCI commands: the position, the options, and the search thread.
 
-use std::io::Write;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex};
 use std::thread::JoinHandle;
@@ -11,8 +10,11 @@ use shakmaty::{CastlingMode, Chess, Color, Move, Position};
 
 use super::command::{Command, Go, Start};
 use super::options::{self, Change, Options};
+use super::output::{send, send_error};
+use super::perft::uci_perft;
 use crate::eval;
-use crate::position::Game;
+use crate::memory::THREAD_STACK_BYTES;
+use crate::position::{read_fen, FenPolicy, Game};
 use crate::search::{Clock, Control, IterationInfo, Limits, Reporter, Searcher};
 use crate::types::Bound;
 
@@ -20,27 +22,6 @@ use crate::types::Bound;
 /// the searches scripts pipe in (`go depth 12`, `go movetime 5000`), while a search with a
 /// limit it would take hours to reach (`go depth 200`) still answers and exits soon.
 pub const EOF_GRACE: Duration = Duration::from_secs(10);
-
-/// Stack for the search thread: each ply holds move lists of a few kilobytes.
-const SEARCH_STACK_BYTES: usize = 64 * 1024 * 1024;
-
-/// Writes one protocol line to stdout and flushes it at once.
-pub fn send(line: &str) {
-    let written = {
-        let mut out = std::io::stdout().lock();
-        writeln!(out, "{line}").and_then(|()| out.flush())
-    };
-    // A closed stdout means the GUI went away: nobody can read a move any more, so leave
-    // quietly instead of searching on (or panicking) with no one listening.
-    if written.is_err() {
-        std::process::exit(0);
-    }
-}
-
-/// Writes `info string error: ...`.
-pub fn send_error(message: &str) {
-    send(&format!("info string error: {message}"));
-}
 
 /// Whether the loop should go on reading.
 #[derive(Debug, PartialEq, Eq)]
@@ -198,7 +179,7 @@ impl Engine {
         let mode = self.castling_mode();
         let mut game = match start {
             Start::StartPos => Game::new(Chess::default(), mode),
-            Start::Fen(fen) => Game::from_fen(fen, mode)?,
+            Start::Fen(fen) => Game::new(read_fen(fen, mode, FenPolicy::Lenient)?, mode),
         };
         for (i, m) in moves.iter().enumerate() {
             game.play_uci(m)
@@ -210,7 +191,7 @@ impl Engine {
     fn go(&mut self, go: Go) {
         if let Some(depth) = go.perft {
             self.stop_search();
-            return crate::perft::uci_perft(&self.game, depth);
+            return uci_perft(&self.game, depth);
         }
         for e in &go.errors {
             send_error(e);
@@ -230,7 +211,7 @@ impl Engine {
         searching.store(true, Ordering::SeqCst);
         let spawned = std::thread::Builder::new()
             .name("search".into())
-            .stack_size(SEARCH_STACK_BYTES)
+            .stack_size(THREAD_STACK_BYTES)
             .spawn(move || {
                 let mut searcher = searcher.lock().unwrap_or_else(|e| e.into_inner());
                 searcher.multipv = multipv;

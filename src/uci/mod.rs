@@ -1,14 +1,18 @@
 //! The UCI protocol: [`command`] parses lines, [`engine`] executes them, [`options`] holds the
-//! advertised options. Commands are read on this thread while the search runs on its own, so
-//! `isready`, `stop` and `quit` are answered at once.
+//! advertised options, [`output`] writes the lines, [`perft`] answers `go perft`. Commands are
+//! read on this thread while the search runs on its own, so `isready`, `stop` and `quit` are
+//! answered at once.
 
 pub mod command;
 pub mod engine;
 pub mod options;
+pub mod output;
+pub mod perft;
 
 use std::io::{BufRead, Read};
 
-use engine::{send_error, Engine, Flow};
+use engine::{Engine, Flow};
+use output::send_error;
 
 /// The longest input line read: thousands of times any real command (a `position` with a
 /// 1000-move game is about 5 KB), and a bound on the memory a line without end can take.

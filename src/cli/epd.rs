@@ -1,0 +1,272 @@
+//! `cutoff epd`: runs an EPD test suite under a search limit, a row per position in input order
+//! and a summary (positions and judging in [`crate::epd`]).
+
+use std::collections::BTreeMap;
+use std::process::ExitCode;
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::mpsc;
+use std::time::{Duration, Instant};
+
+use shakmaty::Move;
+
+use crate::epd::format::san;
+use crate::epd::problem::{Problem, Tally, Verdict};
+use crate::position::Game;
+use crate::search::{Limits, Searcher};
+use crate::util::{checked_threads, progress_bar, read_lines, worker_pool};
+
+/// Command-line arguments of `cutoff epd`.
+#[derive(clap::Args, Debug)]
+#[command(group(clap::ArgGroup::new("limit").args(["movetime", "depth", "nodes"])))]
+pub struct Args {
+    /// Suite file (EPD with `bm`, `am`, `id`, `c0` operations).
+    pub file: std::path::PathBuf,
+    /// Milliseconds per position (the default limit: 1000).
+    #[arg(long)]
+    pub movetime: Option<u64>,
+    /// Fixed depth per position (at most MAX_DEPTH).
+    #[arg(long)]
+    pub depth: Option<i32>,
+    /// Fixed node count per position.
+    #[arg(long)]
+    pub nodes: Option<u64>,
+    /// Positions searched at once, each worker with its own searcher and table.
+    #[arg(long, short = 'j', default_value_t = 1)]
+    pub jobs: usize,
+    /// Transposition table size per worker, in MiB.
+    #[arg(long, default_value_t = 16)]
+    pub hash: usize,
+    /// Search threads per worker (Lazy SMP, sharing the worker's table).
+    #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u16).range(1..=1024))]
+    pub threads: u16,
+}
+
+/// The deepest `--depth` accepts: far beyond what a suite position reaches in minutes (the
+/// time doubles about every ply), so that a typo like `--depth 100000` is refused instead of
+/// running until killed.
+pub const MAX_DEPTH: i32 = 30;
+
+/// Milliseconds per position when no limit is given.
+const DEFAULT_MOVETIME_MS: u64 = 1000;
+
+impl Args {
+    fn limits(&self) -> Limits {
+        match (self.depth, self.nodes, self.movetime) {
+            (Some(d), _, _) => Limits::depth(d),
+            (_, Some(n), _) => Limits::nodes(n),
+            (_, _, ms) => Limits::movetime(ms.unwrap_or(DEFAULT_MOVETIME_MS)),
+        }
+    }
+}
+
+/// What searching one position gave.
+#[derive(Clone, Debug)]
+pub struct Attempt {
+    pub chosen: Option<Move>,
+    pub depth: i32,
+    pub elapsed: Duration,
+    pub verdict: Verdict,
+}
+
+/// Searches one problem with a cleared searcher, so results do not depend on the order.
+pub fn attempt(searcher: &mut Searcher, problem: &Problem, limits: &Limits) -> Attempt {
+    searcher.clear();
+    let game = Game::new(
+        problem.record.position.clone(),
+        problem.record.castling_mode,
+    );
+    let outcome = searcher.run(&game, limits);
+    Attempt {
+        chosen: outcome.best_move,
+        depth: outcome.depth,
+        elapsed: outcome.elapsed,
+        verdict: problem.judge(outcome.best_move),
+    }
+}
+
+/// One row of the result table.
+pub fn format_row(problem: &Problem, attempt: &Attempt) -> String {
+    let chosen = attempt
+        .chosen
+        .map_or_else(|| "(none)".to_owned(), |m| san(&problem.record.position, m));
+    let mut result = match attempt.verdict.solved {
+        Some(true) => "pass".to_owned(),
+        Some(false) => "FAIL".to_owned(),
+        None => "-".to_owned(),
+    };
+    if let (Some(p), Some(max)) = (attempt.verdict.points, problem.max_points()) {
+        result.push_str(&format!(" {p}/{max}"));
+    }
+    format!(
+        "{:<32} {:<24} {:<8} {:<10} depth {:>3} {:>7} ms",
+        problem.name(),
+        problem.expected(),
+        chosen,
+        result,
+        attempt.depth,
+        attempt.elapsed.as_millis()
+    )
+}
+
+/// `cutoff epd`: a row per position in input order on stdout, then the summary.
+pub fn run(args: Args) -> ExitCode {
+    if let Some(d) = args.depth.filter(|d| !(1..=MAX_DEPTH).contains(d)) {
+        eprintln!(
+            "epd: --depth {d} is outside 1..={MAX_DEPTH} (the maximum: deeper would never finish)"
+        );
+        return ExitCode::FAILURE;
+    }
+    let lines = match read_lines(&args.file) {
+        Ok(lines) => lines,
+        Err(e) => {
+            eprintln!("epd: cannot read {}: {e}", args.file.display());
+            return ExitCode::FAILURE;
+        }
+    };
+    let mut problems = Vec::new();
+    let mut unreadable = 0;
+    for (line, text) in &lines {
+        match Problem::parse(*line, text) {
+            Ok(Some(p)) => problems.push(p),
+            Ok(None) => {}
+            Err(e) => {
+                unreadable += 1;
+                eprintln!("SKIP line {line}: {e}");
+            }
+        }
+    }
+    if problems.is_empty() {
+        eprintln!(
+            "epd: no readable positions in {} ({unreadable} unreadable lines)",
+            args.file.display()
+        );
+        return ExitCode::FAILURE;
+    }
+    let jobs = match checked_threads(Some(args.jobs)) {
+        Ok(n) => n,
+        Err(e) => {
+            eprintln!("epd: --jobs: {e}");
+            return ExitCode::FAILURE;
+        }
+    };
+    // Every worker has its own table: all of them must fit at once.
+    if let Err(e) = args
+        .hash
+        .checked_mul(jobs)
+        .ok_or_else(|| format!("cannot allocate {} MB x {jobs} workers", args.hash))
+        .and_then(|total| crate::memory::check_table_size("hash tables", total, 0))
+    {
+        eprintln!("epd: --hash: {e}");
+        return ExitCode::FAILURE;
+    }
+    let limits = args.limits();
+    let start = Instant::now();
+    let workers = Workers {
+        jobs,
+        hash_mb: args.hash,
+        threads: usize::from(args.threads),
+    };
+    let tally = match run_problems(&problems, &limits, workers) {
+        Ok(tally) => tally,
+        Err(e) => {
+            eprintln!("epd: {e}");
+            return ExitCode::FAILURE;
+        }
+    };
+    print_summary(&tally, problems.len(), unreadable, start.elapsed());
+    // A line that does not read is an error, as in `perft-suite`: a file truncated mid-line
+    // must not pass for a complete suite.
+    if unreadable > 0 {
+        eprintln!("epd: {unreadable} unreadable lines (SKIP above)");
+        return ExitCode::FAILURE;
+    }
+    ExitCode::SUCCESS
+}
+
+/// How the positions are spread: `jobs` at a time, each on a searcher with a `hash_mb` table
+/// and `threads` threads.
+#[derive(Clone, Copy, Debug)]
+struct Workers {
+    jobs: usize,
+    hash_mb: usize,
+    threads: usize,
+}
+
+/// Searches the problems on `jobs` workers and prints the rows in input order as they complete.
+fn run_problems(problems: &[Problem], limits: &Limits, workers: Workers) -> Result<Tally, String> {
+    let Workers {
+        jobs,
+        hash_mb,
+        threads,
+    } = workers;
+    let Some(pool) = worker_pool(jobs, "epd") else {
+        return Err("cannot start any worker thread".to_string());
+    };
+    // As many workers as the pool could get.
+    let jobs = pool.current_num_threads();
+    let progress = progress_bar(problems.len() as u64, "positions");
+    let next = AtomicUsize::new(0);
+    let mut tally = Tally::default();
+    pool.in_place_scope(|scope| {
+        let (sender, receiver) = mpsc::channel::<(usize, Attempt)>();
+        for _ in 0..jobs {
+            let sender = sender.clone();
+            let next = &next;
+            scope.spawn(move |_| {
+                let mut searcher = Searcher::new(hash_mb);
+                if let Err(e) = searcher.set_threads(threads) {
+                    eprintln!("epd: {e}; searching with {} threads", searcher.threads());
+                }
+                loop {
+                    let i = next.fetch_add(1, Ordering::Relaxed);
+                    let Some(problem) = problems.get(i) else {
+                        break;
+                    };
+                    if sender
+                        .send((i, attempt(&mut searcher, problem, limits)))
+                        .is_err()
+                    {
+                        break;
+                    }
+                }
+            });
+        }
+        drop(sender);
+        let mut pending = BTreeMap::new();
+        let mut printed = 0;
+        for (i, result) in receiver {
+            progress.inc(1);
+            pending.insert(i, result);
+            while let Some(result) = pending.remove(&printed) {
+                let problem = &problems[printed];
+                tally.add(problem, result.verdict);
+                progress.suspend(|| println!("{}", format_row(problem, &result)));
+                printed += 1;
+            }
+        }
+    });
+    progress.finish_and_clear();
+    Ok(tally)
+}
+
+fn print_summary(tally: &Tally, searched: usize, unreadable: usize, elapsed: Duration) {
+    let percent = |a: f64, b: f64| if b > 0.0 { 100.0 * a / b } else { 0.0 };
+    let mut summary = format!(
+        "solved {}/{} ({:.1}%)",
+        tally.solved,
+        tally.judged,
+        percent(tally.solved as f64, tally.judged as f64)
+    );
+    if tally.max_points > 0 {
+        summary.push_str(&format!(
+            ", points {}/{} ({:.1}%)",
+            tally.points,
+            tally.max_points,
+            percent(tally.points as f64, tally.max_points as f64)
+        ));
+    }
+    println!(
+        "{summary}, {searched} positions searched, {unreadable} unreadable, total time {:.1} s",
+        elapsed.as_secs_f64()
+    );
+}

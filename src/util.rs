@@ -1,0 +1,102 @@
+//! What the command-line tools share: reading a suite file with limits, a progress bar, the
+//! `--threads` check, and one worker pool builder that falls back to fewer threads.
+//!
+//! It sits below the commands and below `perft`, whose threaded divide (also behind the UCI's
+//! `go perft`) and suite checker use the same pool.
+
+use std::io::Read;
+use std::path::Path;
+use std::time::Duration;
+
+use indicatif::{ProgressBar, ProgressStyle};
+
+use crate::memory::THREAD_STACK_BYTES;
+
+/// The largest suite file read: far above any real suite, and a bound on the memory that
+/// reading an endless input (`/dev/zero`, a FIFO) could take.
+pub const MAX_FILE_BYTES: u64 = 256 << 20;
+
+/// The lines of a text file with their 1-based numbers. Refuses files over
+/// [`MAX_FILE_BYTES`] and files that are not UTF-8, saying where the bad byte is.
+pub fn read_lines(path: &Path) -> std::io::Result<Vec<(usize, String)>> {
+    let file = std::fs::File::open(path)?;
+    let mut bytes = Vec::new();
+    file.take(MAX_FILE_BYTES + 1).read_to_end(&mut bytes)?;
+    if bytes.len() as u64 > MAX_FILE_BYTES {
+        return Err(std::io::Error::other(format!(
+            "larger than {} MiB",
+            MAX_FILE_BYTES >> 20
+        )));
+    }
+    let text = String::from_utf8(bytes).map_err(|e| {
+        std::io::Error::new(
+            std::io::ErrorKind::InvalidData,
+            format!(
+                "not UTF-8 text (bad byte at offset {})",
+                e.utf8_error().valid_up_to()
+            ),
+        )
+    })?;
+    Ok(text
+        .lines()
+        .enumerate()
+        .map(|(i, l)| (i + 1, l.to_string()))
+        .collect())
+}
+
+/// A progress bar on stderr (hidden when stderr is not a terminal).
+pub fn progress_bar(len: u64, unit: &str) -> ProgressBar {
+    let bar = ProgressBar::new(len);
+    let template = format!("{{bar:40}} {{pos}}/{{len}} {unit} [{{elapsed_precise}}, eta {{eta}}]");
+    if let Ok(style) = ProgressStyle::with_template(&template) {
+        bar.set_style(style);
+    }
+    bar
+}
+
+/// The number of threads to use when none is given: every core.
+pub fn default_threads() -> usize {
+    std::thread::available_parallelism().map_or(1, |n| n.get())
+}
+
+/// Most worker threads a command accepts (`--threads`, `--jobs`): each gets a large stack.
+pub const MAX_THREADS: usize = 1024;
+
+/// `--threads` as given (at least 1), all cores when absent, refused beyond [`MAX_THREADS`].
+pub fn checked_threads(threads: Option<usize>) -> Result<usize, String> {
+    match threads {
+        None => Ok(default_threads()),
+        Some(n) if n > MAX_THREADS => {
+            Err(format!("{n} threads is beyond the maximum {MAX_THREADS}"))
+        }
+        Some(n) => Ok(n.max(1)),
+    }
+}
+
+/// A pool of `threads` workers (at least 1), each with a [`THREAD_STACK_BYTES`] stack. When the
+/// system will not give that many threads (a process or memory limit), tries half as many, and
+/// so on, saying so on stderr with `what` (the command) first; `None` when not even one can be
+/// started (the caller then works on its own thread or gives up). Never a panic.
+pub fn worker_pool(threads: usize, what: &str) -> Option<rayon::ThreadPool> {
+    let mut n = threads.max(1);
+    loop {
+        match rayon::ThreadPoolBuilder::new()
+            .num_threads(n)
+            .stack_size(THREAD_STACK_BYTES)
+            .build()
+        {
+            Ok(pool) => return Some(pool),
+            Err(e) if n > 1 => {
+                eprintln!("{what}: cannot start {n} threads ({e}); trying {}", n / 2);
+                n /= 2;
+                // The threads of the failed attempt exit on their own: give them a moment to
+                // hand back their stacks.
+                std::thread::sleep(Duration::from_millis(50));
+            }
+            Err(e) => {
+                eprintln!("{what}: cannot start a worker thread ({e}); working on the main one");
+                return None;
+            }
+        }
+    }
+}
