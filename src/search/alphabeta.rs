@@ -4,9 +4,9 @@
 use arrayvec::ArrayVec;
 use shakmaty::{Chess, Move, Position};
 
+use super::config::TtPolicy;
 use super::ordering::{is_tactical, History, MovePicker};
 use super::worker::Worker;
-use super::TtPolicy;
 use crate::eval::evaluate;
 use std::sync::OnceLock;
 

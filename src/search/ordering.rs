@@ -146,6 +146,22 @@ impl History {
     }
 }
 
+/// One thread's move ordering heuristics, kept from one search to the next.
+#[derive(Default)]
+pub(super) struct Tables {
+    pub killers: Killers,
+    pub counters: CounterMoves,
+    pub history: History,
+}
+
+impl Tables {
+    pub fn clear(&mut self) {
+        self.killers.clear();
+        self.counters.clear();
+        self.history.clear();
+    }
+}
+
 /// Legal moves with their ordering keys, handed out best first by selection: at a node that
 /// cuts after one or two moves the rest are never sorted.
 pub struct MovePicker {

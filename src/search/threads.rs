@@ -15,28 +15,20 @@ use std::thread::JoinHandle;
 
 use shakmaty::Move;
 
+use super::config::TtPolicy;
+use super::control::Control;
+use super::limits::{Limits, SearchOutcome, MAX_DEPTH};
+use super::ordering::Tables;
+use super::root::{iterate, root_keys, root_moves};
 use super::stats::Stats;
-use super::worker::Control;
-use super::{helper_search, Tables, TtPolicy};
-use crate::params::{HELPER_SKIP_PHASE, HELPER_SKIP_SIZE};
+use super::worker::{Worker, WorkerSettings};
 use crate::position::Game;
 use crate::tt::TranspositionTable;
-use crate::types::Depth;
+use crate::types::Score;
 
 /// Stack of a helper thread: each ply holds move lists of a few kilobytes (as for the main
 /// search thread).
 const HELPER_STACK_BYTES: usize = 64 * 1024 * 1024;
-
-/// Whether helper `thread_index` (1 and up) skips the iteration at `depth`: each helper
-/// searches only some depths, at its own phase, so that the threads spread over several
-/// depths instead of all searching the same tree in step.
-pub(super) fn skips_depth(thread_index: usize, depth: Depth) -> bool {
-    if thread_index == 0 {
-        return false;
-    }
-    let i = (thread_index - 1) % HELPER_SKIP_SIZE.len();
-    (depth + HELPER_SKIP_PHASE[i]) / HELPER_SKIP_SIZE[i] % 2 == 1
-}
 
 /// What a helper searches: the main thread's root under its settings.
 pub(super) struct Job {
@@ -225,30 +217,53 @@ fn helper_loop(
     }
 }
 
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn the_main_thread_never_skips_and_the_first_two_helpers_split_the_depths() {
-        for depth in 1..20 {
-            assert!(!skips_depth(0, depth));
-            assert_ne!(
-                skips_depth(1, depth),
-                skips_depth(2, depth),
-                "depth {depth}"
-            );
-        }
+/// A helper thread's share of a search: iterative deepening over the main thread's root with
+/// its own tables, skipping some depths, reporting nothing, until the main thread stops it
+/// (or it runs out of depth). Returns its counters.
+fn helper_search(
+    job: &Job,
+    tables: &mut Tables,
+    thread_index: usize,
+    control: &Control,
+    published_nodes: &AtomicU64,
+) -> Stats {
+    tables.killers.clear();
+    let game = &job.game;
+    let mut root_moves = root_moves(game, &job.searchmoves);
+    if root_moves.is_empty() {
+        return Stats::default();
     }
-
-    #[test]
-    fn every_helper_searches_some_depths() {
-        for index in 1..=64 {
-            let searched = (1..20).filter(|&d| !skips_depth(index, d)).count();
-            assert!(
-                searched >= 8,
-                "helper {index} searches {searched} of 19 depths"
-            );
-        }
-    }
+    let settings = WorkerSettings {
+        tt_policy: job.tt_policy,
+        selective: job.selective,
+        thread_index,
+    };
+    let mut worker = Worker::new(
+        &job.tt,
+        tables,
+        control,
+        root_keys(game),
+        u64::MAX,
+        None,
+        settings,
+    );
+    worker.published_nodes = Some(published_nodes);
+    let limits = Limits {
+        infinite: true,
+        ..Limits::default()
+    };
+    let mut outcome = SearchOutcome::nothing_searched(Score::DRAW);
+    iterate(
+        &mut worker,
+        game,
+        &limits,
+        &mut root_moves,
+        MAX_DEPTH,
+        1,
+        std::time::Instant::now(),
+        &mut (),
+        &mut outcome,
+    );
+    published_nodes.store(worker.stats.nodes, Ordering::Relaxed);
+    worker.stats
 }

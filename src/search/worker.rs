@@ -1,76 +1,20 @@
 //! The state of one running search: the tables it reads and teaches, its counters, its path,
 //! and the limits it polls.
 
-use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
-use std::sync::Mutex;
-use std::time::{Duration, Instant};
+use std::sync::atomic::{AtomicU64, Ordering};
 
 use shakmaty::Move;
 
-use super::ordering::{CounterMoves, History, Killers};
+use super::config::TtPolicy;
+use super::control::Control;
+use super::ordering::{CounterMoves, History, Killers, Tables};
 use super::pv::PvTable;
 use super::stats::Stats;
 use super::time::TimeBudget;
-use super::TtPolicy;
 use crate::params::POLL_INTERVAL_NODES;
 use crate::position::Key;
 use crate::tt::TranspositionTable;
 use crate::types::{Ply, MAX_PLY};
-
-/// Shared between the search thread and the thread reading commands: how to stop a search and
-/// when its clock started.
-#[derive(Debug)]
-pub struct Control {
-    stop: AtomicBool,
-    pondering: AtomicBool,
-    clock_start: Mutex<Instant>,
-}
-
-impl Default for Control {
-    fn default() -> Self {
-        Control {
-            stop: AtomicBool::new(false),
-            pondering: AtomicBool::new(false),
-            clock_start: Mutex::new(Instant::now()),
-        }
-    }
-}
-
-impl Control {
-    /// Prepares for a new search; `pondering` searches run without a clock until `ponderhit`.
-    pub fn begin(&self, pondering: bool) {
-        self.stop.store(false, Ordering::SeqCst);
-        self.pondering.store(pondering, Ordering::SeqCst);
-        *self.clock_start.lock().unwrap_or_else(|e| e.into_inner()) = Instant::now();
-    }
-
-    /// Asks the search to finish as soon as it can (`stop`, `quit`).
-    pub fn stop(&self) {
-        self.stop.store(true, Ordering::SeqCst);
-    }
-
-    pub fn is_stopped(&self) -> bool {
-        self.stop.load(Ordering::Relaxed)
-    }
-
-    /// The opponent played the expected move: our clock runs from now on.
-    pub fn ponderhit(&self) {
-        *self.clock_start.lock().unwrap_or_else(|e| e.into_inner()) = Instant::now();
-        self.pondering.store(false, Ordering::SeqCst);
-    }
-
-    pub fn is_pondering(&self) -> bool {
-        self.pondering.load(Ordering::Relaxed)
-    }
-
-    /// Time on our clock since the search (or the ponderhit) began.
-    pub fn clock_elapsed(&self) -> Duration {
-        self.clock_start
-            .lock()
-            .unwrap_or_else(|e| e.into_inner())
-            .elapsed()
-    }
-}
 
 pub(super) struct Worker<'a> {
     /// Shared with the other threads of the search.
@@ -106,6 +50,51 @@ pub(super) struct Worker<'a> {
     pub published_nodes: Option<&'a AtomicU64>,
     /// The helpers' published node counts (empty for helpers and single-threaded searches).
     pub helper_nodes: &'a [std::sync::Arc<AtomicU64>],
+}
+
+/// What distinguishes one thread's worker from another's, besides its tables.
+#[derive(Clone, Copy)]
+pub(super) struct WorkerSettings {
+    pub tt_policy: TtPolicy,
+    pub selective: bool,
+    pub thread_index: usize,
+}
+
+impl<'a> Worker<'a> {
+    /// A worker for one search of one thread.
+    pub fn new(
+        tt: &'a TranspositionTable,
+        tables: &'a mut Tables,
+        control: &'a Control,
+        keys: Vec<Key>,
+        node_limit: u64,
+        budget: Option<TimeBudget>,
+        settings: WorkerSettings,
+    ) -> Worker<'a> {
+        Worker {
+            tt,
+            killers: &mut tables.killers,
+            counters: &mut tables.counters,
+            history: &mut tables.history,
+            control,
+            stats: Stats::default(),
+            pv: PvTable::default(),
+            keys,
+            seldepth: 0,
+            stopped: false,
+            may_stop: false,
+            node_limit,
+            budget,
+            tt_policy: settings.tt_policy,
+            selective: settings.selective,
+            repetition_floor: 0,
+            null_moved: [false; MAX_PLY + 2],
+            played: [None; MAX_PLY + 2],
+            thread_index: settings.thread_index,
+            published_nodes: None,
+            helper_nodes: &[],
+        }
+    }
 }
 
 impl Worker<'_> {
