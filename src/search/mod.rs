@@ -20,7 +20,7 @@ mod worker;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
-use shakmaty::{Chess, Position};
+use shakmaty::Chess;
 
 use crate::params::DEFAULT_MOVE_OVERHEAD_MS;
 use crate::position::{full_key, Game, Key};
@@ -30,7 +30,7 @@ pub use config::TtPolicy;
 pub use control::Control;
 pub use limits::{Clock, IterationInfo, Limits, Reporter, SearchOutcome, MAX_DEPTH};
 use ordering::Tables;
-use root::{iterate, ponder_from_tt, root_keys, root_moves};
+use root::{ponder_from_tt, root_keys, root_moves, RootSearch};
 pub use stats::Stats;
 use threads::{HelperPool, Job};
 use time::TimeBudget;
@@ -159,8 +159,7 @@ impl Searcher {
         self.tt.new_search();
         self.tables.killers.clear();
 
-        let legal = game.root.legal_moves();
-        let mut root_moves = root_moves(game, &limits.searchmoves);
+        let root_moves = root_moves(game, &limits.searchmoves);
         if !root_moves.is_empty() {
             self.helpers.start(Job {
                 game: game.clone(),
@@ -173,7 +172,6 @@ impl Searcher {
 
         let budget = TimeBudget::new(limits, self.move_overhead, root_moves.len());
         let node_limit = limits.nodes.unwrap_or(u64::MAX);
-        let multipv = self.multipv;
         let settings = WorkerSettings {
             tt_policy: self.tt_policy,
             selective: self.selective,
@@ -189,41 +187,24 @@ impl Searcher {
             settings,
         );
         worker.helper_nodes = self.helpers.node_counts();
+        let mut root = RootSearch::new(
+            worker,
+            game,
+            limits,
+            root_moves,
+            self.multipv,
+            start,
+            reporter,
+        );
+        root.iterate();
+        let (mut outcome, best) = root.finish();
 
-        let mut outcome =
-            SearchOutcome::nothing_searched(if game.root.is_check() && legal.is_empty() {
-                Score::mated_in(0)
-            } else {
-                Score::DRAW
-            });
-
-        if !root_moves.is_empty() {
-            let max_depth = match limits.depth {
-                _ if limits.infinite => MAX_DEPTH,
-                Some(d) => d.clamp(1, MAX_DEPTH),
-                None => MAX_DEPTH,
-            };
-            let lines = multipv.clamp(1, root_moves.len());
-            iterate(
-                &mut worker,
-                game,
-                limits,
-                &mut root_moves,
-                max_depth,
-                lines,
-                start,
-                reporter,
-                &mut outcome,
-            );
-        }
-        let seldepth = worker.seldepth;
-        let mut stats = worker.stats;
         // The move is decided: the helpers stop, and have let go of the table when this returns.
         if self.helpers.threads() > 1 {
-            stats.main_thread_nodes = Some(stats.nodes);
+            outcome.stats.main_thread_nodes = Some(outcome.stats.nodes);
         }
-        stats.absorb(&self.helpers.stop());
-        if let Some(best) = root_moves.first() {
+        outcome.stats.absorb(&self.helpers.stop());
+        if let Some(best) = best {
             outcome.best_move = Some(best.mv);
             outcome.ponder_move = best
                 .pv
@@ -240,10 +221,8 @@ impl Searcher {
             std::thread::sleep(Duration::from_millis(1));
         }
 
-        outcome.nodes = stats.nodes;
+        outcome.nodes = outcome.stats.nodes;
         outcome.elapsed = start.elapsed();
-        outcome.seldepth = seldepth;
-        outcome.stats = stats;
         outcome
     }
 }

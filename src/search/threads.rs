@@ -12,19 +12,19 @@ use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::mpsc::{self, Receiver, Sender};
 use std::sync::Arc;
 use std::thread::JoinHandle;
+use std::time::Instant;
 
 use shakmaty::Move;
 
 use super::config::TtPolicy;
 use super::control::Control;
-use super::limits::{Limits, SearchOutcome, MAX_DEPTH};
+use super::limits::Limits;
 use super::ordering::Tables;
-use super::root::{iterate, root_keys, root_moves};
+use super::root::{root_keys, root_moves, RootSearch};
 use super::stats::Stats;
 use super::worker::{Worker, WorkerSettings};
 use crate::position::Game;
 use crate::tt::TranspositionTable;
-use crate::types::Score;
 
 /// Stack of a helper thread: each ply holds move lists of a few kilobytes (as for the main
 /// search thread).
@@ -229,7 +229,7 @@ fn helper_search(
 ) -> Stats {
     tables.killers.clear();
     let game = &job.game;
-    let mut root_moves = root_moves(game, &job.searchmoves);
+    let root_moves = root_moves(game, &job.searchmoves);
     if root_moves.is_empty() {
         return Stats::default();
     }
@@ -252,18 +252,18 @@ fn helper_search(
         infinite: true,
         ..Limits::default()
     };
-    let mut outcome = SearchOutcome::nothing_searched(Score::DRAW);
-    iterate(
-        &mut worker,
+    let mut silent = ();
+    let mut root = RootSearch::new(
+        worker,
         game,
         &limits,
-        &mut root_moves,
-        MAX_DEPTH,
+        root_moves,
         1,
-        std::time::Instant::now(),
-        &mut (),
-        &mut outcome,
+        Instant::now(),
+        &mut silent,
     );
-    published_nodes.store(worker.stats.nodes, Ordering::Relaxed);
-    worker.stats
+    root.iterate();
+    let (outcome, _) = root.finish();
+    published_nodes.store(outcome.stats.nodes, Ordering::Relaxed);
+    outcome.stats
 }
