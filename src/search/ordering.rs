@@ -69,43 +69,6 @@ impl Killers {
     }
 }
 
-/// For each move (by the moving piece and its target square), the quiet move that last
-/// refuted it with a beta cutoff: answers are often specific to the move they answer.
-pub struct CounterMoves(Box<[[Option<Move>; 64]; 12]>);
-
-impl Default for CounterMoves {
-    fn default() -> Self {
-        CounterMoves(Box::new([[None; 64]; 12]))
-    }
-}
-
-impl CounterMoves {
-    #[inline]
-    fn index(side: Color, previous: &Move) -> (usize, usize) {
-        let piece = side as usize * 6 + previous.role() as usize - 1;
-        (piece, usize::from(previous.to()))
-    }
-
-    /// The counter to `previous`, played by the opponent of `side`... i.e. `side` moved
-    /// `previous`.
-    pub fn get(&self, side: Color, previous: Option<Move>) -> Option<Move> {
-        let previous = previous?;
-        let (p, to) = Self::index(side, &previous);
-        self.0[p][to]
-    }
-
-    pub fn set(&mut self, side: Color, previous: Option<Move>, counter: Move) {
-        if let Some(previous) = previous {
-            let (p, to) = Self::index(side, &previous);
-            self.0[p][to] = Some(counter);
-        }
-    }
-
-    pub fn clear(&mut self) {
-        *self.0 = [[None; 64]; 12];
-    }
-}
-
 /// How often a quiet move (by side, from- and to-square) caused cutoffs, ageing as it goes.
 pub struct History(Box<[[[i32; 64]; 64]; 2]>);
 
@@ -150,14 +113,12 @@ impl History {
 #[derive(Default)]
 pub(super) struct Tables {
     pub killers: Killers,
-    pub counters: CounterMoves,
     pub history: History,
 }
 
 impl Tables {
     pub fn clear(&mut self) {
         self.killers.clear();
-        self.counters.clear();
         self.history.clear();
     }
 }
@@ -177,7 +138,6 @@ impl MovePicker {
         moves: MoveList,
         tt_move: PackedMove,
         killers: [Option<Move>; 2],
-        counter: Option<Move>,
         history: &History,
     ) -> MovePicker {
         let side = pos.turn();
@@ -197,8 +157,6 @@ impl MovePicker {
                 ORDER_FIRST_KILLER
             } else if killers[1] == Some(*m) {
                 ORDER_SECOND_KILLER
-            } else if counter == Some(*m) {
-                ORDER_COUNTER_MOVE
             } else {
                 history.get(side, m)
             };
@@ -280,7 +238,6 @@ mod tests {
             pos.legal_moves(),
             PackedMove::NONE,
             [None; 2],
-            None,
             &History::default(),
         );
         let first = picker.next().unwrap();
@@ -304,7 +261,6 @@ mod tests {
             pos.legal_moves(),
             PackedMove::NONE,
             [None; 2],
-            None,
             &History::default(),
         );
         let order: Vec<String> = picker.map(|m| m.to_string()).collect();
@@ -326,7 +282,6 @@ mod tests {
             moves,
             PackedMove::new(wanted),
             [None; 2],
-            None,
             &History::default(),
         );
         assert_eq!(picker.next(), Some(wanted));

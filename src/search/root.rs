@@ -310,7 +310,6 @@ impl<'a> RootSearch<'a> {
             child.play_unchecked(m);
             let key = child_key(pos, game.root_key, m, &child);
             worker.keys.push(key);
-            worker.played[0] = Some(m);
             let score = worker.principal_variation_search(
                 &child,
                 key,

@@ -3,11 +3,9 @@
 
 use std::sync::atomic::{AtomicU64, Ordering};
 
-use shakmaty::Move;
-
 use super::config::TtPolicy;
 use super::control::Control;
-use super::ordering::{CounterMoves, History, Killers, Tables};
+use super::ordering::{History, Killers, Tables};
 use super::pv::PvTable;
 use super::stats::Stats;
 use super::time::TimeBudget;
@@ -20,7 +18,6 @@ pub(super) struct Worker<'a> {
     /// Shared with the other threads of the search.
     pub tt: &'a TranspositionTable,
     pub killers: &'a mut Killers,
-    pub counters: &'a mut CounterMoves,
     pub history: &'a mut History,
     pub control: &'a Control,
     pub stats: Stats,
@@ -42,8 +39,6 @@ pub(super) struct Worker<'a> {
     pub repetition_floor: usize,
     /// Whether the move into the node at each ply was a null move (never two in a row).
     pub null_moved: [bool; MAX_PLY + 2],
-    /// The move played from the node at each ply on the current path (`None`: a null move).
-    pub played: [Option<Move>; MAX_PLY + 2],
     /// 0 for the main thread; helpers count from 1 (it picks which depths they skip).
     pub thread_index: usize,
     /// Where a helper publishes its node count at every poll, for the main thread's reports.
@@ -74,7 +69,6 @@ impl<'a> Worker<'a> {
         Worker {
             tt,
             killers: &mut tables.killers,
-            counters: &mut tables.counters,
             history: &mut tables.history,
             control,
             stats: Stats::default(),
@@ -89,7 +83,6 @@ impl<'a> Worker<'a> {
             selective: settings.selective,
             repetition_floor: 0,
             null_moved: [false; MAX_PLY + 2],
-            played: [None; MAX_PLY + 2],
             thread_index: settings.thread_index,
             published_nodes: None,
             helper_nodes: &[],
