@@ -1,22 +1,5 @@
 //! Every tunable number of the search and time manager, in one place, named.
-
-/// Search features, each switched on only once an SPRT against the build before it has passed
-/// (see docs/strength.md). A feature that is written but not yet proven stays here, switched
-/// off, so that the next round of testing can switch it on and measure it.
-pub mod features {
-    /// Proven: +32.4 ± 18.7 Elo (SPRT, 860 games).
-    pub const REVERSE_FUTILITY_PRUNING: bool = true;
-    /// Not proven: two SPRTs stopped inconclusive (+10.4 ± 20.7, 634 games; +3.1 ± 25.0, 448).
-    pub const CHECK_EXTENSION: bool = false;
-    /// Proven: +108.9 ± 35.3 Elo (SPRT, 290 games).
-    pub const FUTILITY_AND_LATE_MOVE_PRUNING: bool = true;
-    /// Proven: +167.7 ± 38.9 Elo (SPRT, 232 games).
-    pub const SEE_ORDERING_AND_QUIESCENCE_PRUNING: bool = true;
-    /// Proven: +29.0 ± 17.5 Elo (SPRT, 1046 games).
-    pub const INTERNAL_ITERATIVE_REDUCTION: bool = true;
-    /// Not yet proven (needs games under a clock): off until its SPRT passes.
-    pub const TIME_MANAGER_SCALING: bool = false;
-}
+//! Which steps the search takes is not set here but in `search::SearchConfig`, at run time.
 
 /// Nodes between two looks at the clock and the stop flag.
 pub const POLL_INTERVAL_NODES: u64 = 1024;

@@ -1,7 +1,7 @@
 //! The search through the library API: mates, draws, material, and the transposition table.
 
 use cutoff::position::Game;
-use cutoff::search::{Limits, Searcher, TtPolicy};
+use cutoff::search::{Limits, SearchConfig, Searcher, TtPolicy};
 use cutoff::types::Score;
 use shakmaty::CastlingMode;
 
@@ -106,12 +106,20 @@ fn transposition_table_keeps_the_fixed_depth_value() {
     ] {
         let g = game(fen);
         for depth in 1..=4 {
-            let mut plain = Searcher::new(1);
-            plain.tt_policy = TtPolicy::MoveOnly;
-            plain.selective = false;
-            let mut with_tt = Searcher::new(16);
-            with_tt.tt_policy = TtPolicy::SameDepthCutoffs;
-            with_tt.selective = false;
+            let mut plain = Searcher::with_config(
+                1,
+                SearchConfig {
+                    tt_policy: TtPolicy::MoveOnly,
+                    ..SearchConfig::plain()
+                },
+            );
+            let mut with_tt = Searcher::with_config(
+                16,
+                SearchConfig {
+                    tt_policy: TtPolicy::SameDepthCutoffs,
+                    ..SearchConfig::plain()
+                },
+            );
             let a = plain.run(&g, &Limits::depth(depth));
             let b = with_tt.run(&g, &Limits::depth(depth));
             assert_eq!(a.score, b.score, "{fen} depth {depth}");

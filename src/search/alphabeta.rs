@@ -69,8 +69,7 @@ impl Worker<'_> {
 
         // Step 3 (+29.0 ± 17.5): internal iterative reduction, where no table move guides
         // the ordering.
-        let depth = if self.selective
-            && features::INTERNAL_ITERATIVE_REDUCTION
+        let depth = if self.config.internal_iterative_reduction
             && tt_move.is_none()
             && depth >= IIR_MIN_DEPTH
         {
@@ -101,7 +100,7 @@ impl Worker<'_> {
         // Step 5 (+36.6 ± 20.2): null-move pruning. If even passing leaves us at or above
         // beta, a real move will too (barring zugzwang, which is why it needs pieces besides
         // pawns).
-        if self.selective
+        if self.config.null_move_pruning
             && !pv_node
             && !in_check
             && depth >= NMP_MIN_DEPTH
@@ -134,7 +133,7 @@ impl Worker<'_> {
             return Ok(PackedMove::NONE);
         };
         self.stats.tt_hits += 1;
-        let deep_enough = match self.tt_policy {
+        let deep_enough = match self.config.tt_policy {
             TtPolicy::Cutoffs => hit.depth >= depth,
             TtPolicy::SameDepthCutoffs => hit.depth == depth,
             TtPolicy::MoveOnly => false,
@@ -213,7 +212,14 @@ impl Worker<'_> {
         let side = pos.turn();
         // Step 6 (SEE: +167.7 ± 38.9, with quiescence SEE pruning): ordering (table move,
         // SEE-ordered captures, killers, history).
-        let picker = MovePicker::new(pos, moves, tt_move, self.killers.get(ply), self.history);
+        let picker = MovePicker::new(
+            pos,
+            moves,
+            tt_move,
+            self.killers.get(ply),
+            self.history,
+            self.config.see_ordering,
+        );
         let mut best = -Score::INFINITE;
         let mut best_move: Option<Move> = None;
         let mut quiets: ArrayVec<Move, QUIETS_REMEMBERED> = ArrayVec::new();
@@ -235,7 +241,7 @@ impl Worker<'_> {
             let child_key = child_key(pos, key, m, &child);
             self.keys.push(child_key);
             // Step 8 (off: +3.1 ± 25.0, inconclusive): check extension.
-            let extension = Depth::from(self.selective && features::CHECK_EXTENSION && gives_check);
+            let extension = Depth::from(self.config.check_extension && gives_check);
             // Step 9 (+43.8 ± 22.4 for LMR, +30.4 ± 18.0 for PVS): reduced null-window
             // search of late quiet moves, re-searched when they beat alpha.
             let reduction = self.reduction(&node, index, quiet, gives_check);
@@ -280,8 +286,7 @@ impl Worker<'_> {
     /// not come back down.
     #[inline]
     fn reverse_futility_cuts(&self, node: &Node, beta: Score) -> bool {
-        self.selective
-            && features::REVERSE_FUTILITY_PRUNING
+        self.config.reverse_futility_pruning
             && !node.pv_node
             && !node.in_check
             && node.depth <= RFP_MAX_DEPTH
@@ -294,8 +299,7 @@ impl Worker<'_> {
     #[inline]
     fn skips_quiet(&self, node: &Node, quiets_searched: Depth, best: Score, alpha: Score) -> bool {
         let depth = node.depth;
-        self.selective
-            && features::FUTILITY_AND_LATE_MOVE_PRUNING
+        self.config.futility_and_late_move_pruning
             && !node.pv_node
             && !node.in_check
             && best > -Score::MATE_BOUND
@@ -309,7 +313,7 @@ impl Worker<'_> {
     #[inline]
     fn reduction(&self, node: &Node, index: usize, quiet: bool, gives_check: bool) -> Depth {
         let depth = node.depth;
-        if self.selective
+        if self.config.late_move_reductions
             && depth >= LMR_MIN_DEPTH
             && index >= LMR_MIN_MOVE_INDEX
             && !node.in_check

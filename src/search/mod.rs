@@ -22,11 +22,10 @@ use std::time::{Duration, Instant};
 
 use shakmaty::Chess;
 
-use crate::params::DEFAULT_MOVE_OVERHEAD_MS;
-use crate::position::{full_key, Game, Key};
+use crate::position::{full_key, Game};
 use crate::tt::TranspositionTable;
 use crate::types::Score;
-pub use config::TtPolicy;
+pub use config::{SearchConfig, TtPolicy};
 pub use control::Control;
 pub use limits::{Clock, IterationInfo, Limits, Reporter, SearchOutcome, MAX_DEPTH};
 use ordering::Tables;
@@ -34,39 +33,43 @@ use root::{ponder_from_tt, root_keys, root_moves, RootSearch};
 pub use stats::Stats;
 use threads::{HelperPool, Job};
 use time::TimeBudget;
-use worker::{Worker, WorkerSettings};
+use worker::Worker;
 
 /// Owns everything that survives between searches: the transposition table, the move
-/// ordering heuristics, and the helper threads (each with heuristics of its own).
+/// ordering heuristics, the helper threads (each with heuristics of its own), and the
+/// configuration the next search runs with.
 pub struct Searcher {
     /// Shared with the helper threads while a search runs, with nobody between searches.
     tt: Arc<TranspositionTable>,
     tables: Tables,
     helpers: HelperPool,
     hash_mb: usize,
-    /// Lines to report per iteration (UCI `MultiPV`).
-    pub multipv: usize,
-    /// Subtracted from every time budget for GUI and pipe latency (UCI `Move Overhead`).
-    pub move_overhead: Duration,
-    pub tt_policy: TtPolicy,
-    /// Selective search (null-move pruning, reductions, ...). Off, the search is plain
-    /// alpha-beta with quiescence, whose fixed-depth value does not depend on move order or
-    /// window: the tests compare against it.
-    pub selective: bool,
+    config: SearchConfig,
 }
 
 impl Searcher {
+    /// A searcher with the default configuration (the engine that plays).
     pub fn new(hash_mb: usize) -> Searcher {
+        Searcher::with_config(hash_mb, SearchConfig::default())
+    }
+
+    pub fn with_config(hash_mb: usize, config: SearchConfig) -> Searcher {
         Searcher {
             tt: Arc::new(TranspositionTable::new(hash_mb)),
             tables: Tables::default(),
             helpers: HelperPool::default(),
             hash_mb,
-            multipv: 1,
-            move_overhead: Duration::from_millis(DEFAULT_MOVE_OVERHEAD_MS),
-            tt_policy: TtPolicy::default(),
-            selective: true,
+            config,
         }
+    }
+
+    pub fn config(&self) -> &SearchConfig {
+        &self.config
+    }
+
+    /// The configuration of the searches from now on.
+    pub fn set_config(&mut self, config: SearchConfig) {
+        self.config = config;
     }
 
     pub fn hash_mb(&self) -> usize {
@@ -106,37 +109,13 @@ impl Searcher {
         self.helpers.clear();
     }
 
-    /// A worker for one search over this searcher's tables.
-    fn worker<'a>(
-        &'a mut self,
-        control: &'a Control,
-        keys: Vec<Key>,
-        node_limit: u64,
-        budget: Option<TimeBudget>,
-    ) -> Worker<'a> {
-        let settings = WorkerSettings {
-            tt_policy: self.tt_policy,
-            selective: self.selective,
-            thread_index: 0,
-        };
-        Worker::new(
-            &self.tt,
-            &mut self.tables,
-            control,
-            keys,
-            node_limit,
-            budget,
-            settings,
-        )
-    }
-
     /// The quiescence-search value of `pos` with a full window, from the side to move's view:
     /// equal to the static evaluation exactly when no capture sequence changes it (data
     /// generation keeps only such quiet positions).
     pub fn quiescence(&mut self, pos: &Chess) -> Score {
         let control = Control::default();
         let keys = vec![full_key(pos)];
-        let mut worker = self.worker(&control, keys, u64::MAX, None);
+        let mut worker = Worker::new(&self.tt, &mut self.tables, &control, keys, self.config);
         worker.quiescence(pos, 0, -Score::INFINITE, Score::INFINITE)
     }
 
@@ -165,37 +144,17 @@ impl Searcher {
                 game: game.clone(),
                 searchmoves: limits.searchmoves.clone(),
                 tt: Arc::clone(&self.tt),
-                tt_policy: self.tt_policy,
-                selective: self.selective,
+                config: self.config,
             });
         }
 
-        let budget = TimeBudget::new(limits, self.move_overhead, root_moves.len());
-        let node_limit = limits.nodes.unwrap_or(u64::MAX);
-        let settings = WorkerSettings {
-            tt_policy: self.tt_policy,
-            selective: self.selective,
-            thread_index: 0,
-        };
-        let mut worker = Worker::new(
-            &self.tt,
-            &mut self.tables,
-            control,
-            root_keys(game),
-            node_limit,
-            budget,
-            settings,
-        );
+        let budget = TimeBudget::new(limits, self.config.move_overhead, root_moves.len());
+        let keys = root_keys(game);
+        let mut worker = Worker::new(&self.tt, &mut self.tables, control, keys, self.config);
+        worker.node_limit = limits.nodes.unwrap_or(u64::MAX);
+        worker.budget = budget;
         worker.helper_nodes = self.helpers.node_counts();
-        let mut root = RootSearch::new(
-            worker,
-            game,
-            limits,
-            root_moves,
-            self.multipv,
-            start,
-            reporter,
-        );
+        let mut root = RootSearch::new(worker, game, limits, root_moves, start, reporter);
         root.iterate();
         let (mut outcome, best) = root.finish();
 

@@ -139,6 +139,7 @@ impl MovePicker {
         tt_move: PackedMove,
         killers: [Option<Move>; 2],
         history: &History,
+        see_ordering: bool,
     ) -> MovePicker {
         let side = pos.turn();
         let mut keys = [0; 256];
@@ -146,12 +147,11 @@ impl MovePicker {
             *key = if tt_move.matches(*m) {
                 ORDER_TT_MOVE
             } else if is_tactical(m) {
-                let base =
-                    if !features::SEE_ORDERING_AND_QUIESCENCE_PRUNING || see_at_least(pos, m, 0) {
-                        ORDER_GOOD_CAPTURE
-                    } else {
-                        ORDER_BAD_CAPTURE
-                    };
+                let base = if !see_ordering || see_at_least(pos, m, 0) {
+                    ORDER_GOOD_CAPTURE
+                } else {
+                    ORDER_BAD_CAPTURE
+                };
                 base + mvv_lva(m)
             } else if killers[0] == Some(*m) {
                 ORDER_FIRST_KILLER
@@ -239,6 +239,7 @@ mod tests {
             PackedMove::NONE,
             [None; 2],
             &History::default(),
+            true,
         );
         let first = picker.next().unwrap();
         assert_eq!(first.to_string(), "e4xd5");
@@ -249,27 +250,26 @@ mod tests {
     /// With SEE ordering on, a losing capture goes after every quiet move; off, captures all
     /// come first by MVV-LVA.
     #[test]
-    fn losing_captures_go_after_quiet_moves_when_see_ordering_is_on() {
+    fn losing_captures_go_after_quiet_moves_only_with_see_ordering() {
         // Qxd5 wins a pawn but loses the queen to the e6 pawn.
         let pos: Chess = "4k3/8/4p3/3p4/8/8/8/3QK3 w - - 0 1"
             .parse::<Fen>()
             .unwrap()
             .into_position(CastlingMode::Standard)
             .unwrap();
-        let picker = MovePicker::new(
-            &pos,
-            pos.legal_moves(),
-            PackedMove::NONE,
-            [None; 2],
-            &History::default(),
-        );
-        let order: Vec<String> = picker.map(|m| m.to_string()).collect();
-        let expected_at = if features::SEE_ORDERING_AND_QUIESCENCE_PRUNING {
-            order.len() - 1
-        } else {
-            0
-        };
-        assert_eq!(order[expected_at], "Qd1xd5", "{order:?}");
+        for see_ordering in [true, false] {
+            let picker = MovePicker::new(
+                &pos,
+                pos.legal_moves(),
+                PackedMove::NONE,
+                [None; 2],
+                &History::default(),
+                see_ordering,
+            );
+            let order: Vec<String> = picker.map(|m| m.to_string()).collect();
+            let expected_at = if see_ordering { order.len() - 1 } else { 0 };
+            assert_eq!(order[expected_at], "Qd1xd5", "{see_ordering}: {order:?}");
+        }
     }
 
     #[test]
@@ -283,6 +283,7 @@ mod tests {
             PackedMove::new(wanted),
             [None; 2],
             &History::default(),
+            true,
         );
         assert_eq!(picker.next(), Some(wanted));
         assert_eq!(picker.count(), 19);

@@ -10,8 +10,8 @@ use super::limits::{IterationInfo, Limits, Reporter, SearchOutcome, MAX_DEPTH};
 use super::time;
 use super::worker::Worker;
 use crate::params::{
-    features, ASPIRATION_GROWTH_PERCENT, ASPIRATION_MIN_DEPTH, ASPIRATION_WINDOW,
-    HELPER_SKIP_PHASE, HELPER_SKIP_SIZE,
+    ASPIRATION_GROWTH_PERCENT, ASPIRATION_MIN_DEPTH, ASPIRATION_WINDOW, HELPER_SKIP_PHASE,
+    HELPER_SKIP_SIZE,
 };
 use crate::position::{child_key, Game, Key};
 use crate::tt::TranspositionTable;
@@ -88,13 +88,13 @@ pub(super) struct RootSearch<'a> {
 }
 
 impl<'a> RootSearch<'a> {
-    /// A search of `root_moves` (perhaps none) under `limits` with `multipv` lines.
+    /// A search of `root_moves` (perhaps none) under `limits`, with as many lines as the
+    /// worker's configuration asks (and there are moves).
     pub fn new(
         worker: Worker<'a>,
         game: &'a Game,
         limits: &'a Limits,
         root_moves: Vec<RootMove>,
-        multipv: usize,
         start: Instant,
         reporter: &'a mut dyn Reporter,
     ) -> RootSearch<'a> {
@@ -108,11 +108,12 @@ impl<'a> RootSearch<'a> {
         } else {
             Score::DRAW
         };
+        let lines = worker.config.multipv.clamp(1, root_moves.len().max(1));
         RootSearch {
             worker,
             game,
             limits,
-            lines: multipv.clamp(1, root_moves.len().max(1)),
+            lines,
             root_moves,
             max_depth,
             start,
@@ -198,7 +199,7 @@ impl<'a> RootSearch<'a> {
         limits.is_wanted_mate(self.root_moves[0].score)
             || worker.control.is_stopped()
             || worker.budget.is_some_and(|budget| {
-                let scale = if features::TIME_MANAGER_SCALING {
+                let scale = if worker.config.time_manager_scaling {
                     time::soft_scale_percent(stable_iterations, score_drop)
                 } else {
                     100
@@ -230,7 +231,10 @@ impl<'a> RootSearch<'a> {
     fn search_line(&mut self, depth: Depth, line: usize) {
         let previous = self.root_moves[line].previous_score;
         let mut delta = ASPIRATION_WINDOW;
-        let (mut alpha, mut beta) = if depth >= ASPIRATION_MIN_DEPTH && !previous.is_mate() {
+        let narrow = self.worker.config.aspiration_windows
+            && depth >= ASPIRATION_MIN_DEPTH
+            && !previous.is_mate();
+        let (mut alpha, mut beta) = if narrow {
             (previous - delta, previous + delta)
         } else {
             (-Score::INFINITE, Score::INFINITE)

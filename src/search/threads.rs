@@ -16,13 +16,13 @@ use std::time::Instant;
 
 use shakmaty::Move;
 
-use super::config::TtPolicy;
+use super::config::SearchConfig;
 use super::control::Control;
 use super::limits::Limits;
 use super::ordering::Tables;
 use super::root::{root_keys, root_moves, RootSearch};
 use super::stats::Stats;
-use super::worker::{Worker, WorkerSettings};
+use super::worker::Worker;
 use crate::position::Game;
 use crate::tt::TranspositionTable;
 
@@ -36,8 +36,7 @@ pub(super) struct Job {
     /// Root moves to restrict the search to (empty: all).
     pub searchmoves: Vec<Move>,
     pub tt: Arc<TranspositionTable>,
-    pub tt_policy: TtPolicy,
-    pub selective: bool,
+    pub config: SearchConfig,
 }
 
 enum Message {
@@ -233,20 +232,13 @@ fn helper_search(
     if root_moves.is_empty() {
         return Stats::default();
     }
-    let settings = WorkerSettings {
-        tt_policy: job.tt_policy,
-        selective: job.selective,
-        thread_index,
+    // A helper's lines are never reported: it searches the best one only.
+    let config = SearchConfig {
+        multipv: 1,
+        ..job.config
     };
-    let mut worker = Worker::new(
-        &job.tt,
-        tables,
-        control,
-        root_keys(game),
-        u64::MAX,
-        None,
-        settings,
-    );
+    let mut worker = Worker::new(&job.tt, tables, control, root_keys(game), config);
+    worker.thread_index = thread_index;
     worker.published_nodes = Some(published_nodes);
     let limits = Limits {
         infinite: true,
@@ -258,7 +250,6 @@ fn helper_search(
         game,
         &limits,
         root_moves,
-        1,
         Instant::now(),
         &mut silent,
     );

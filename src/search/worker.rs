@@ -3,7 +3,7 @@
 
 use std::sync::atomic::{AtomicU64, Ordering};
 
-use super::config::TtPolicy;
+use super::config::SearchConfig;
 use super::control::Control;
 use super::ordering::{History, Killers, Tables};
 use super::pv::PvTable;
@@ -29,11 +29,11 @@ pub(super) struct Worker<'a> {
     pub stopped: bool,
     /// False while depth 1 runs, which must finish so that a legal move is always ready.
     pub may_stop: bool,
+    /// Hard node limit (`go nodes`); `u64::MAX` for none.
     pub node_limit: u64,
     pub budget: Option<TimeBudget>,
-    pub tt_policy: TtPolicy,
-    /// Whether pruning and reductions are on (see `Searcher::selective`).
-    pub selective: bool,
+    /// Which steps the search takes, and how it uses the table.
+    pub config: SearchConfig,
     /// Positions below this index of `keys` precede a null move on the current path and
     /// cannot be repeated by it.
     pub repetition_floor: usize,
@@ -47,24 +47,15 @@ pub(super) struct Worker<'a> {
     pub helper_nodes: &'a [std::sync::Arc<AtomicU64>],
 }
 
-/// What distinguishes one thread's worker from another's, besides its tables.
-#[derive(Clone, Copy)]
-pub(super) struct WorkerSettings {
-    pub tt_policy: TtPolicy,
-    pub selective: bool,
-    pub thread_index: usize,
-}
-
 impl<'a> Worker<'a> {
-    /// A worker for one search of one thread.
+    /// A worker for one search of the main thread from the position on top of `keys`, with
+    /// no node or time limit (the caller sets those, and a helper its index).
     pub fn new(
         tt: &'a TranspositionTable,
         tables: &'a mut Tables,
         control: &'a Control,
         keys: Vec<Key>,
-        node_limit: u64,
-        budget: Option<TimeBudget>,
-        settings: WorkerSettings,
+        config: SearchConfig,
     ) -> Worker<'a> {
         Worker {
             tt,
@@ -77,13 +68,12 @@ impl<'a> Worker<'a> {
             seldepth: 0,
             stopped: false,
             may_stop: false,
-            node_limit,
-            budget,
-            tt_policy: settings.tt_policy,
-            selective: settings.selective,
+            node_limit: u64::MAX,
+            budget: None,
+            config,
             repetition_floor: 0,
             null_moved: [false; MAX_PLY + 2],
-            thread_index: settings.thread_index,
+            thread_index: 0,
             published_nodes: None,
             helper_nodes: &[],
         }
