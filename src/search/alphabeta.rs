@@ -26,8 +26,6 @@ struct Node {
     /// An open window: the node is on the principal variation.
     pv_node: bool,
     in_check: bool,
-    /// `-INFINITE` in check, where the static evaluation means nothing.
-    static_eval: Score,
 }
 
 impl Worker<'_> {
@@ -84,13 +82,13 @@ impl Worker<'_> {
         } else {
             evaluate(pos)
         };
+        self.stack[ply].static_eval = static_eval;
 
         let node = Node {
             depth,
             ply,
             pv_node,
             in_check,
-            static_eval,
         };
         // Step 4 (+32.4 ± 18.7): reverse futility pruning.
         if self.reverse_futility_cuts(&node, beta) {
@@ -106,7 +104,7 @@ impl Worker<'_> {
             && depth >= NMP_MIN_DEPTH
             && static_eval >= beta
             && !beta.is_mate()
-            && !self.null_moved[ply]
+            && !self.stack[ply].null_moved
             && has_pieces(pos)
         {
             if let Some(score) = self.null_move_search(pos, key, depth, ply, beta) {
@@ -165,7 +163,7 @@ impl Worker<'_> {
         let reduction = NMP_BASE_REDUCTION + depth / NMP_DEPTH_DIVISOR;
         let floor = std::mem::replace(&mut self.repetition_floor, self.keys.len());
         self.keys.push(null_key);
-        self.null_moved[ply + 1] = true;
+        self.stack[ply + 1].null_moved = true;
         let score = -self.alpha_beta(
             &null,
             null_key,
@@ -174,7 +172,7 @@ impl Worker<'_> {
             -beta,
             -beta + 1,
         );
-        self.null_moved[ply + 1] = false;
+        self.stack[ply + 1].null_moved = false;
         self.keys.pop();
         self.repetition_floor = floor;
         if self.stopped {
@@ -216,7 +214,7 @@ impl Worker<'_> {
             pos,
             moves,
             tt_move,
-            self.killers.get(ply),
+            self.stack[ply].killers.get(),
             self.history,
             self.config.see_ordering,
         );
@@ -291,7 +289,7 @@ impl Worker<'_> {
             && !node.in_check
             && node.depth <= RFP_MAX_DEPTH
             && !beta.is_mate()
-            && node.static_eval - RFP_MARGIN * node.depth >= beta
+            && self.stack[node.ply].static_eval - RFP_MARGIN * node.depth >= beta
     }
 
     /// Step 7: whether a quiet, non-checking move is skipped: near the leaves, once a move has
@@ -305,7 +303,7 @@ impl Worker<'_> {
             && best > -Score::MATE_BOUND
             && ((depth <= LMP_MAX_DEPTH && quiets_searched >= LMP_BASE + depth * depth)
                 || (depth <= FP_MAX_DEPTH
-                    && node.static_eval + FP_BASE + FP_MARGIN * depth <= alpha))
+                    && self.stack[node.ply].static_eval + FP_BASE + FP_MARGIN * depth <= alpha))
     }
 
     /// Step 9: the late-move reduction of the move at `index` (none for the first moves,
@@ -375,7 +373,7 @@ impl Worker<'_> {
     ) {
         self.stats.count_cutoff(index);
         if !is_tactical(&m) {
-            self.killers.add(ply, m);
+            self.stack[ply].killers.add(m);
             let bonus = History::bonus(depth);
             self.history.update(side, &m, bonus);
             for q in quiets_before {

@@ -28,7 +28,7 @@ use crate::types::Score;
 pub use config::{SearchConfig, TtPolicy};
 pub use control::Control;
 pub use limits::{Clock, IterationInfo, Limits, Reporter, SearchOutcome, MAX_DEPTH};
-use ordering::Tables;
+use ordering::History;
 use root::{ponder_from_tt, root_keys, root_moves, RootSearch};
 pub use stats::Stats;
 use threads::{HelperPool, Job};
@@ -41,7 +41,8 @@ use worker::Worker;
 pub struct Searcher {
     /// Shared with the helper threads while a search runs, with nobody between searches.
     tt: Arc<TranspositionTable>,
-    tables: Tables,
+    /// The main thread's history (the helpers keep their own).
+    history: History,
     helpers: HelperPool,
     hash_mb: usize,
     config: SearchConfig,
@@ -56,7 +57,7 @@ impl Searcher {
     pub fn with_config(hash_mb: usize, config: SearchConfig) -> Searcher {
         Searcher {
             tt: Arc::new(TranspositionTable::new(hash_mb)),
-            tables: Tables::default(),
+            history: History::default(),
             helpers: HelperPool::default(),
             hash_mb,
             config,
@@ -97,7 +98,7 @@ impl Searcher {
         self.helpers.set_threads(threads)
     }
 
-    /// Forgets everything learnt (transposition table, killers, history): a new game.
+    /// Forgets everything learnt (transposition table, history): a new game.
     pub fn clear(&mut self) {
         match Arc::get_mut(&mut self.tt) {
             Some(tt) => tt.clear(),
@@ -105,7 +106,7 @@ impl Searcher {
             // the old one and this searcher takes a fresh one.
             None => self.tt = Arc::new(TranspositionTable::new(self.hash_mb)),
         }
-        self.tables.clear();
+        self.history.clear();
         self.helpers.clear();
     }
 
@@ -115,7 +116,7 @@ impl Searcher {
     pub fn quiescence(&mut self, pos: &Chess) -> Score {
         let control = Control::default();
         let keys = vec![full_key(pos)];
-        let mut worker = Worker::new(&self.tt, &mut self.tables, &control, keys, self.config);
+        let mut worker = Worker::new(&self.tt, &mut self.history, &control, keys, self.config);
         worker.quiescence(pos, 0, -Score::INFINITE, Score::INFINITE)
     }
 
@@ -136,7 +137,6 @@ impl Searcher {
     ) -> SearchOutcome {
         let start = Instant::now();
         self.tt.new_search();
-        self.tables.killers.clear();
 
         let root_moves = root_moves(game, &limits.searchmoves);
         if !root_moves.is_empty() {
@@ -150,7 +150,7 @@ impl Searcher {
 
         let budget = TimeBudget::new(limits, self.config.move_overhead, root_moves.len());
         let keys = root_keys(game);
-        let mut worker = Worker::new(&self.tt, &mut self.tables, control, keys, self.config);
+        let mut worker = Worker::new(&self.tt, &mut self.history, control, keys, self.config);
         worker.node_limit = limits.nodes.unwrap_or(u64::MAX);
         worker.budget = budget;
         worker.helper_nodes = self.helpers.node_counts();

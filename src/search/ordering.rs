@@ -7,7 +7,7 @@ use super::see::see_at_least;
 
 use crate::params::*;
 use crate::tt::PackedMove;
-use crate::types::{Depth, Ply, MAX_PLY};
+use crate::types::Depth;
 
 /// Value of a role for MVV-LVA (only the order matters).
 const fn role_value(role: Role) -> i32 {
@@ -42,30 +42,23 @@ pub fn is_tactical(m: &Move) -> bool {
     m.is_capture() || m.is_promotion()
 }
 
-/// Quiet moves that caused a beta cutoff at the same ply elsewhere in the tree.
-pub struct Killers([[Option<Move>; 2]; MAX_PLY + 1]);
-
-impl Default for Killers {
-    fn default() -> Self {
-        Killers([[None; 2]; MAX_PLY + 1])
-    }
-}
+/// The two quiet moves that last caused a beta cutoff at one ply elsewhere in the tree
+/// (siblings often share a refutation), the newest first.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct Killers([Option<Move>; 2]);
 
 impl Killers {
-    pub fn get(&self, ply: Ply) -> [Option<Move>; 2] {
-        self.0[ply]
+    #[inline]
+    pub fn get(&self) -> [Option<Move>; 2] {
+        self.0
     }
 
-    pub fn add(&mut self, ply: Ply, m: Move) {
-        let slot = &mut self.0[ply];
-        if slot[0] != Some(m) {
-            slot[1] = slot[0];
-            slot[0] = Some(m);
+    #[inline]
+    pub fn add(&mut self, m: Move) {
+        if self.0[0] != Some(m) {
+            self.0[1] = self.0[0];
+            self.0[0] = Some(m);
         }
-    }
-
-    pub fn clear(&mut self) {
-        self.0 = [[None; 2]; MAX_PLY + 1];
     }
 }
 
@@ -106,20 +99,6 @@ impl History {
 
     pub fn clear(&mut self) {
         *self.0 = [[[0; 64]; 64]; 2];
-    }
-}
-
-/// One thread's move ordering heuristics, kept from one search to the next.
-#[derive(Default)]
-pub(super) struct Tables {
-    pub killers: Killers,
-    pub history: History,
-}
-
-impl Tables {
-    pub fn clear(&mut self) {
-        self.killers.clear();
-        self.history.clear();
     }
 }
 

@@ -1,11 +1,11 @@
-//! Lazy SMP: helper threads search the same root as the main thread, each with its own move
-//! ordering tables, and share only the transposition table. What one thread stores, the others
+//! Lazy SMP: helper threads search the same root as the main thread, each with its own history
+//! table, and share only the transposition table. What one thread stores, the others
 //! find, so that together they reach a given depth sooner; the helpers' own results are never
 //! used. The main thread keeps the clock, reports and decides the move.
 //!
 //! The helpers are started once and parked on a channel between searches, so a search costs
 //! no thread start-up. A pool of our own rather than rayon's: a helper's job runs for the whole
-//! search and must keep its tables from one search to the next, which rayon's tasks cannot.
+//! search and must keep its history from one search to the next, which rayon's tasks cannot.
 
 use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::sync::atomic::{AtomicU64, Ordering};
@@ -19,7 +19,7 @@ use shakmaty::Move;
 use super::config::SearchConfig;
 use super::control::Control;
 use super::limits::Limits;
-use super::ordering::Tables;
+use super::ordering::History;
 use super::root::{root_keys, root_moves, RootSearch};
 use super::stats::Stats;
 use super::worker::Worker;
@@ -41,7 +41,7 @@ pub(super) struct Job {
 
 enum Message {
     Search(Arc<Job>),
-    /// Forget the move ordering tables (a new game).
+    /// Forget the history table (a new game).
     Clear,
 }
 
@@ -137,7 +137,7 @@ impl HelperPool {
         &self.nodes
     }
 
-    /// Has every helper forget its move ordering tables before its next search.
+    /// Has every helper forget its history table before its next search.
     pub fn clear(&self) {
         for helper in &self.helpers {
             if let Some(sender) = &helper.sender {
@@ -197,15 +197,15 @@ fn helper_loop(
     published: &AtomicU64,
     results: &Sender<Stats>,
 ) {
-    let mut tables = Tables::default();
+    let mut history = History::default();
     while let Ok(message) = receiver.recv() {
         match message {
-            Message::Clear => tables.clear(),
+            Message::Clear => history.clear(),
             Message::Search(job) => {
                 // A panicking helper must still report, or the main thread would wait forever;
-                // its tables are then only move ordering hints, safe to keep.
+                // its history is then only a move ordering hint, safe to keep.
                 let stats = catch_unwind(AssertUnwindSafe(|| {
-                    helper_search(&job, &mut tables, index, control, published)
+                    helper_search(&job, &mut history, index, control, published)
                 }))
                 .unwrap_or_default();
                 // Let go of the table before reporting, so it can be resized at once.
@@ -217,16 +217,15 @@ fn helper_loop(
 }
 
 /// A helper thread's share of a search: iterative deepening over the main thread's root with
-/// its own tables, skipping some depths, reporting nothing, until the main thread stops it
-/// (or it runs out of depth). Returns its counters.
+/// its own history and stack, skipping some depths, reporting nothing, until the main thread
+/// stops it (or it runs out of depth). Returns its counters.
 fn helper_search(
     job: &Job,
-    tables: &mut Tables,
+    history: &mut History,
     thread_index: usize,
     control: &Control,
     published_nodes: &AtomicU64,
 ) -> Stats {
-    tables.killers.clear();
     let game = &job.game;
     let root_moves = root_moves(game, &job.searchmoves);
     if root_moves.is_empty() {
@@ -237,7 +236,7 @@ fn helper_search(
         multipv: 1,
         ..job.config
     };
-    let mut worker = Worker::new(&job.tt, tables, control, root_keys(game), config);
+    let mut worker = Worker::new(&job.tt, history, control, root_keys(game), config);
     worker.thread_index = thread_index;
     worker.published_nodes = Some(published_nodes);
     let limits = Limits {

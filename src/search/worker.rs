@@ -1,23 +1,46 @@
-//! The state of one running search: the tables it reads and teaches, its counters, its path,
-//! and the limits it polls.
+//! The state of one running search: the tables it reads and teaches, its counters, its path
+//! (one [`Frame`] per ply), and the limits it polls.
 
 use std::sync::atomic::{AtomicU64, Ordering};
 
 use super::config::SearchConfig;
 use super::control::Control;
-use super::ordering::{History, Killers, Tables};
+use super::ordering::{History, Killers};
 use super::pv::PvTable;
 use super::stats::Stats;
 use super::time::TimeBudget;
 use crate::params::POLL_INTERVAL_NODES;
 use crate::position::Key;
 use crate::tt::TranspositionTable;
-use crate::types::{Ply, MAX_PLY};
+use crate::types::{Ply, Score, MAX_PLY};
+
+/// What the search keeps for one ply of the current path: written when a node at that ply is
+/// entered (or, for `null_moved`, by its parent), read by the node and its descendants.
+#[derive(Clone, Copy)]
+pub(super) struct Frame {
+    /// The node was reached by a null move (never two in a row).
+    pub null_moved: bool,
+    /// The node's static evaluation; `-INFINITE` in check, where it means nothing.
+    pub static_eval: Score,
+    /// Quiet moves that cut elsewhere at this ply during this search (the killer heuristic:
+    /// per search and per ply, so they live here rather than with the history).
+    pub killers: Killers,
+}
+
+impl Default for Frame {
+    fn default() -> Self {
+        Frame {
+            null_moved: false,
+            static_eval: -Score::INFINITE,
+            killers: Killers::default(),
+        }
+    }
+}
 
 pub(super) struct Worker<'a> {
     /// Shared with the other threads of the search.
     pub tt: &'a TranspositionTable,
-    pub killers: &'a mut Killers,
+    /// This thread's history, kept from one search to the next.
     pub history: &'a mut History,
     pub control: &'a Control,
     pub stats: Stats,
@@ -37,8 +60,8 @@ pub(super) struct Worker<'a> {
     /// Positions below this index of `keys` precede a null move on the current path and
     /// cannot be repeated by it.
     pub repetition_floor: usize,
-    /// Whether the move into the node at each ply was a null move (never two in a row).
-    pub null_moved: [bool; MAX_PLY + 2],
+    /// The current path, one frame per ply (index: the node's ply).
+    pub stack: [Frame; MAX_PLY + 2],
     /// 0 for the main thread; helpers count from 1 (it picks which depths they skip).
     pub thread_index: usize,
     /// Where a helper publishes its node count at every poll, for the main thread's reports.
@@ -52,15 +75,14 @@ impl<'a> Worker<'a> {
     /// no node or time limit (the caller sets those, and a helper its index).
     pub fn new(
         tt: &'a TranspositionTable,
-        tables: &'a mut Tables,
+        history: &'a mut History,
         control: &'a Control,
         keys: Vec<Key>,
         config: SearchConfig,
     ) -> Worker<'a> {
         Worker {
             tt,
-            killers: &mut tables.killers,
-            history: &mut tables.history,
+            history,
             control,
             stats: Stats::default(),
             pv: PvTable::default(),
@@ -72,7 +94,7 @@ impl<'a> Worker<'a> {
             budget: None,
             config,
             repetition_floor: 0,
-            null_moved: [false; MAX_PLY + 2],
+            stack: [Frame::default(); MAX_PLY + 2],
             thread_index: 0,
             published_nodes: None,
             helper_nodes: &[],
