@@ -1,7 +1,8 @@
-//! The search: iterative deepening ([`root`]) over alpha-beta ([`alphabeta`]) with quiescence
-//! ([`quiescence`]), move ordering ([`ordering`]), a principal-variation table ([`pv`]) and a
-//! time manager ([`time`]). [`Searcher`] is the entry point for the UCI loop, `bench`, `epd`
-//! and the tests; this file is only that front, the submodules never look back up at it.
+//! The search: iterative deepening (`root`) over alpha-beta (`alphabeta`) with quiescence
+//! (`quiescence`), move ordering ([`ordering`]), a principal-variation table ([`pv`]) and a
+//! time manager ([`time`]), configured by one [`SearchConfig`]. [`Searcher`] is the entry point
+//! for the UCI loop, `bench`, `epd` and the tests; this file is only that front, and the
+//! submodules never look back up at it.
 
 mod alphabeta;
 mod config;
