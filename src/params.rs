@@ -1,26 +1,5 @@
 //! Every tunable number of the search and time manager, in one place, named.
-
-/// Search features, each switched on only once an SPRT against the build before it has passed
-/// (see docs/strength.md). A feature that is written but not yet proven stays here, switched
-/// off, so that the next round of testing can switch it on and measure it.
-pub mod features {
-    /// Proven: +32.4 ± 18.7 Elo (SPRT, 860 games).
-    pub const REVERSE_FUTILITY_PRUNING: bool = true;
-    /// Not proven: two SPRTs stopped inconclusive (+10.4 ± 20.7, 634 games; +3.1 ± 25.0, 448).
-    pub const CHECK_EXTENSION: bool = false;
-    /// Proven: +108.9 ± 35.3 Elo (SPRT, 290 games).
-    pub const FUTILITY_AND_LATE_MOVE_PRUNING: bool = true;
-    /// Proven: +167.7 ± 38.9 Elo (SPRT, 232 games).
-    pub const SEE_ORDERING_AND_QUIESCENCE_PRUNING: bool = true;
-    /// Rejected: SPRT accepted H0, +0.0 ± 7.2 Elo (422 games at 20k nodes/move).
-    pub const MATE_DISTANCE_PRUNING: bool = false;
-    /// Proven: +29.0 ± 17.5 Elo (SPRT, 1046 games).
-    pub const INTERNAL_ITERATIVE_REDUCTION: bool = true;
-    /// Not proven: two SPRTs stopped inconclusive (+9.3 ± 16.8, 1082 games; +0.0 ± 16.4, 1098).
-    pub const COUNTER_MOVES: bool = false;
-    /// Not yet proven (needs games under a clock): off until its SPRT passes.
-    pub const TIME_MANAGER_SCALING: bool = false;
-}
+//! Which steps the search takes is not set here but in `search::SearchConfig`, at run time.
 
 /// Nodes between two looks at the clock and the stop flag.
 pub const POLL_INTERVAL_NODES: u64 = 1024;
@@ -55,8 +34,6 @@ pub const ORDER_TT_MOVE: i32 = 1 << 30;
 pub const ORDER_GOOD_CAPTURE: i32 = 1 << 28;
 pub const ORDER_FIRST_KILLER: i32 = 1 << 27;
 pub const ORDER_SECOND_KILLER: i32 = (1 << 27) - 1;
-/// The quiet move that last refuted the opponent's previous move.
-pub const ORDER_COUNTER_MOVE: i32 = (1 << 27) - 2;
 /// Captures that lose material by static exchange go after every quiet move.
 pub const ORDER_BAD_CAPTURE: i32 = -(1 << 20);
 /// History scores stay within +-`HISTORY_MAX` (so they always sort below killers).

@@ -1,9 +1,9 @@
 //! The search through the library API: mates, draws, material, and the transposition table.
 
 use cutoff::position::Game;
-use cutoff::search::{Limits, Searcher, TtPolicy};
+use cutoff::search::{Limits, SearchConfig, Searcher, TtPolicy};
 use cutoff::types::Score;
-use shakmaty::CastlingMode;
+use shakmaty::{CastlingMode, Position};
 
 fn game(fen: &str) -> Game {
     Game::from_fen(fen, CastlingMode::Standard).unwrap()
@@ -106,12 +106,20 @@ fn transposition_table_keeps_the_fixed_depth_value() {
     ] {
         let g = game(fen);
         for depth in 1..=4 {
-            let mut plain = Searcher::new(1);
-            plain.tt_policy = TtPolicy::MoveOnly;
-            plain.selective = false;
-            let mut with_tt = Searcher::new(16);
-            with_tt.tt_policy = TtPolicy::SameDepthCutoffs;
-            with_tt.selective = false;
+            let mut plain = Searcher::with_config(
+                1,
+                SearchConfig {
+                    tt_policy: TtPolicy::MoveOnly,
+                    ..SearchConfig::plain()
+                },
+            );
+            let mut with_tt = Searcher::with_config(
+                16,
+                SearchConfig {
+                    tt_policy: TtPolicy::SameDepthCutoffs,
+                    ..SearchConfig::plain()
+                },
+            );
             let a = plain.run(&g, &Limits::depth(depth));
             let b = with_tt.run(&g, &Limits::depth(depth));
             assert_eq!(a.score, b.score, "{fen} depth {depth}");
@@ -201,4 +209,115 @@ fn a_single_thread_counts_the_same_nodes_after_helpers_were_used() {
     s.set_threads(1).unwrap();
     s.clear();
     assert_eq!(s.run(&g, &Limits::depth(6)).nodes, alone);
+}
+
+/// Positions for the switch tests: the middlegame of Kiwipete and a quiet opening position,
+/// where every selective step has work to do at depth 6.
+const SWITCH_TEST_FENS: [&str; 2] = [
+    "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1",
+    "r4rk1/1pp1qppp/p1np1n2/2b1p1B1/2B1P1b1/P1NP1N2/1PP1QPPP/R4RK1 w - - 0 10",
+];
+
+/// Each switch of the configuration, with the configuration that flips it alone from the
+/// default (off for the proven steps, on for the unproven check extension).
+fn one_switch_flipped() -> Vec<(&'static str, SearchConfig)> {
+    let d = SearchConfig::default();
+    vec![
+        (
+            "internal_iterative_reduction",
+            SearchConfig {
+                internal_iterative_reduction: !d.internal_iterative_reduction,
+                ..d
+            },
+        ),
+        (
+            "reverse_futility_pruning",
+            SearchConfig {
+                reverse_futility_pruning: !d.reverse_futility_pruning,
+                ..d
+            },
+        ),
+        (
+            "null_move_pruning",
+            SearchConfig {
+                null_move_pruning: !d.null_move_pruning,
+                ..d
+            },
+        ),
+        (
+            "see_ordering",
+            SearchConfig {
+                see_ordering: !d.see_ordering,
+                ..d
+            },
+        ),
+        (
+            "quiescence_see_pruning",
+            SearchConfig {
+                quiescence_see_pruning: !d.quiescence_see_pruning,
+                ..d
+            },
+        ),
+        (
+            "futility_and_late_move_pruning",
+            SearchConfig {
+                futility_and_late_move_pruning: !d.futility_and_late_move_pruning,
+                ..d
+            },
+        ),
+        (
+            "check_extension",
+            SearchConfig {
+                check_extension: !d.check_extension,
+                ..d
+            },
+        ),
+        (
+            "late_move_reductions",
+            SearchConfig {
+                late_move_reductions: !d.late_move_reductions,
+                ..d
+            },
+        ),
+        (
+            "aspiration_windows",
+            SearchConfig {
+                aspiration_windows: !d.aspiration_windows,
+                ..d
+            },
+        ),
+    ]
+}
+
+/// Every search switch is read by the search: flipping it alone changes the nodes of a
+/// fixed-depth search, which still ends with a legal move.
+#[test]
+fn flipping_any_one_search_switch_changes_the_tree_and_still_gives_a_legal_move() {
+    for fen in SWITCH_TEST_FENS {
+        let g = game(fen);
+        let reference = Searcher::new(16).run(&g, &Limits::depth(6)).nodes;
+        for (name, config) in one_switch_flipped() {
+            let out = Searcher::with_config(16, config).run(&g, &Limits::depth(6));
+            assert_ne!(out.nodes, reference, "{name} changed nothing in {fen}");
+            let best = out.best_move.unwrap_or_else(|| panic!("{name}: no move"));
+            assert!(g.root.legal_moves().contains(&best), "{name}: {best:?}");
+        }
+    }
+}
+
+/// The switches that the plain search leaves on only order moves or narrow windows: switched
+/// off as well, the plain search finds the same fixed-depth value (with more nodes).
+#[test]
+fn the_plain_search_value_does_not_depend_on_ordering_or_windows() {
+    let mut bare = SearchConfig::plain();
+    bare.see_ordering = false;
+    bare.aspiration_windows = false;
+    for fen in SWITCH_TEST_FENS {
+        let g = game(fen);
+        for depth in 1..=5 {
+            let a = Searcher::with_config(16, SearchConfig::plain()).run(&g, &Limits::depth(depth));
+            let b = Searcher::with_config(16, bare).run(&g, &Limits::depth(depth));
+            assert_eq!(a.score, b.score, "{fen} depth {depth}");
+        }
+    }
 }

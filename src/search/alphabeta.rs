@@ -4,9 +4,9 @@
 use arrayvec::ArrayVec;
 use shakmaty::{Chess, Move, Position};
 
+use super::config::TtPolicy;
 use super::ordering::{is_tactical, History, MovePicker};
 use super::worker::Worker;
-use super::TtPolicy;
 use crate::eval::evaluate;
 use std::sync::OnceLock;
 
@@ -26,8 +26,6 @@ struct Node {
     /// An open window: the node is on the principal variation.
     pv_node: bool,
     in_check: bool,
-    /// `-INFINITE` in check, where the static evaluation means nothing.
-    static_eval: Score,
 }
 
 impl Worker<'_> {
@@ -39,8 +37,8 @@ impl Worker<'_> {
         key: Key,
         depth: Depth,
         ply: Ply,
-        mut alpha: Score,
-        mut beta: Score,
+        alpha: Score,
+        beta: Score,
     ) -> Score {
         // Step 1: draws, the horizon (quiescence), the stop flag and the ply limit.
         self.pv.clear(ply);
@@ -61,26 +59,15 @@ impl Worker<'_> {
         // with a null window, only to learn whether it beats alpha.
         let pv_node = beta.0 - alpha.0 > 1;
 
-        // Step 2 (off: H0, +0.0 ± 7.2): mate distance pruning. No line from here can beat a
-        // mate already found nearer the root, nor fare worse than being mated right here.
-        if self.selective && features::MATE_DISTANCE_PRUNING {
-            alpha = alpha.max(Score::mated_in(ply));
-            beta = beta.min(Score::mate_in(ply + 1));
-            if alpha >= beta {
-                return alpha;
-            }
-        }
-
-        // Step 3: the transposition table may settle the node at once.
+        // Step 2: the transposition table may settle the node at once.
         let tt_move = match self.probe_table(key, depth, ply, alpha, beta, pv_node) {
             Ok(tt_move) => tt_move,
             Err(settled) => return settled,
         };
 
-        // Step 4 (+29.0 ± 17.5): internal iterative reduction, where no table move guides
+        // Step 3 (+29.0 ± 17.5): internal iterative reduction, where no table move guides
         // the ordering.
-        let depth = if self.selective
-            && features::INTERNAL_ITERATIVE_REDUCTION
+        let depth = if self.config.internal_iterative_reduction
             && tt_move.is_none()
             && depth >= IIR_MIN_DEPTH
         {
@@ -95,29 +82,29 @@ impl Worker<'_> {
         } else {
             evaluate(pos)
         };
+        self.stack[ply].static_eval = static_eval;
 
         let node = Node {
             depth,
             ply,
             pv_node,
             in_check,
-            static_eval,
         };
-        // Step 5 (+32.4 ± 18.7): reverse futility pruning.
+        // Step 4 (+32.4 ± 18.7): reverse futility pruning.
         if self.reverse_futility_cuts(&node, beta) {
             return static_eval;
         }
 
-        // Step 6 (+36.6 ± 20.2): null-move pruning. If even passing leaves us at or above
+        // Step 5 (+36.6 ± 20.2): null-move pruning. If even passing leaves us at or above
         // beta, a real move will too (barring zugzwang, which is why it needs pieces besides
         // pawns).
-        if self.selective
+        if self.config.null_move_pruning
             && !pv_node
             && !in_check
             && depth >= NMP_MIN_DEPTH
             && static_eval >= beta
             && !beta.is_mate()
-            && !self.null_moved[ply]
+            && !self.stack[ply].null_moved
             && has_pieces(pos)
         {
             if let Some(score) = self.null_move_search(pos, key, depth, ply, beta) {
@@ -128,7 +115,7 @@ impl Worker<'_> {
         self.search_moves(pos, key, node, alpha, beta, tt_move)
     }
 
-    /// Step 3: probes the table. `Err(score)` when a deep enough entry settles the node (never
+    /// Step 2: probes the table. `Err(score)` when a deep enough entry settles the node (never
     /// at PV nodes, where it would cut the principal variation short), else the table's move.
     fn probe_table(
         &mut self,
@@ -144,7 +131,7 @@ impl Worker<'_> {
             return Ok(PackedMove::NONE);
         };
         self.stats.tt_hits += 1;
-        let deep_enough = match self.tt_policy {
+        let deep_enough = match self.config.tt_policy {
             TtPolicy::Cutoffs => hit.depth >= depth,
             TtPolicy::SameDepthCutoffs => hit.depth == depth,
             TtPolicy::MoveOnly => false,
@@ -162,7 +149,7 @@ impl Worker<'_> {
         Ok(hit.mv)
     }
 
-    /// Step 6: passes and searches the opponent's reply at a reduced depth with a null window
+    /// Step 5: passes and searches the opponent's reply at a reduced depth with a null window
     /// at beta. `Some` when the node is done: it failed high, or the search was stopped.
     fn null_move_search(
         &mut self,
@@ -176,8 +163,7 @@ impl Worker<'_> {
         let reduction = NMP_BASE_REDUCTION + depth / NMP_DEPTH_DIVISOR;
         let floor = std::mem::replace(&mut self.repetition_floor, self.keys.len());
         self.keys.push(null_key);
-        self.null_moved[ply + 1] = true;
-        self.played[ply] = None;
+        self.stack[ply + 1].null_moved = true;
         let score = -self.alpha_beta(
             &null,
             null_key,
@@ -186,7 +172,7 @@ impl Worker<'_> {
             -beta,
             -beta + 1,
         );
-        self.null_moved[ply + 1] = false;
+        self.stack[ply + 1].null_moved = false;
         self.keys.pop();
         self.repetition_floor = floor;
         if self.stopped {
@@ -196,7 +182,7 @@ impl Worker<'_> {
         (score >= beta).then(|| if score.is_mate() { beta } else { score })
     }
 
-    /// Steps 7 to 10: the moves in order, each perhaps pruned, reduced and searched by PVS;
+    /// Steps 6 to 9: the moves in order, each perhaps pruned, reduced and searched by PVS;
     /// the result goes to the table.
     fn search_moves(
         &mut self,
@@ -222,16 +208,15 @@ impl Worker<'_> {
         }
 
         let side = pos.turn();
-        let counter = self.counter_move(side, ply);
-        // Step 7 (SEE: +167.7 ± 38.9, with quiescence SEE pruning): ordering (table move,
+        // Step 6 (SEE: +167.7 ± 38.9, with quiescence SEE pruning): ordering (table move,
         // SEE-ordered captures, killers, history).
         let picker = MovePicker::new(
             pos,
             moves,
             tt_move,
-            self.killers.get(ply),
-            counter,
+            self.stack[ply].killers.get(),
             self.history,
+            self.config.see_ordering,
         );
         let mut best = -Score::INFINITE;
         let mut best_move: Option<Move> = None;
@@ -243,7 +228,7 @@ impl Worker<'_> {
             let mut child = pos.clone();
             child.play_unchecked(m);
             let gives_check = child.is_check();
-            // Step 8 (+108.9 ± 35.3): futility and late-move pruning of quiet moves that do
+            // Step 7 (+108.9 ± 35.3): futility and late-move pruning of quiet moves that do
             // not give check (checks are how sacrifices pay off).
             if quiet && !gives_check && self.skips_quiet(&node, quiets_searched, best, alpha) {
                 continue;
@@ -253,10 +238,9 @@ impl Worker<'_> {
             }
             let child_key = child_key(pos, key, m, &child);
             self.keys.push(child_key);
-            self.played[ply] = Some(m);
-            // Step 9 (off: +3.1 ± 25.0, inconclusive): check extension.
-            let extension = Depth::from(self.selective && features::CHECK_EXTENSION && gives_check);
-            // Step 10 (+43.8 ± 22.4 for LMR, +30.4 ± 18.0 for PVS): reduced null-window
+            // Step 8 (off: +3.1 ± 25.0, inconclusive): check extension.
+            let extension = Depth::from(self.config.check_extension && gives_check);
+            // Step 9 (+43.8 ± 22.4 for LMR, +30.4 ± 18.0 for PVS): reduced null-window
             // search of late quiet moves, re-searched when they beat alpha.
             let reduction = self.reduction(&node, index, quiet, gives_check);
             let score = self.principal_variation_search(
@@ -296,50 +280,38 @@ impl Worker<'_> {
         best
     }
 
-    /// The counter-move to the opponent's last move (switched off: no SPRT gain).
-    #[inline]
-    fn counter_move(&self, side: shakmaty::Color, ply: Ply) -> Option<Move> {
-        if !features::COUNTER_MOVES {
-            return None;
-        }
-        let previous = if ply > 0 { self.played[ply - 1] } else { None };
-        self.counters.get(!side, previous)
-    }
-
-    /// Step 5: whether the static evaluation is so far above beta that a shallow search would
+    /// Step 4: whether the static evaluation is so far above beta that a shallow search would
     /// not come back down.
     #[inline]
     fn reverse_futility_cuts(&self, node: &Node, beta: Score) -> bool {
-        self.selective
-            && features::REVERSE_FUTILITY_PRUNING
+        self.config.reverse_futility_pruning
             && !node.pv_node
             && !node.in_check
             && node.depth <= RFP_MAX_DEPTH
             && !beta.is_mate()
-            && node.static_eval - RFP_MARGIN * node.depth >= beta
+            && self.stack[node.ply].static_eval - RFP_MARGIN * node.depth >= beta
     }
 
-    /// Step 8: whether a quiet, non-checking move is skipped: near the leaves, once a move has
+    /// Step 7: whether a quiet, non-checking move is skipped: near the leaves, once a move has
     /// kept us off a mate, after enough quiet moves (LMP) or too far below alpha (futility).
     #[inline]
     fn skips_quiet(&self, node: &Node, quiets_searched: Depth, best: Score, alpha: Score) -> bool {
         let depth = node.depth;
-        self.selective
-            && features::FUTILITY_AND_LATE_MOVE_PRUNING
+        self.config.futility_and_late_move_pruning
             && !node.pv_node
             && !node.in_check
             && best > -Score::MATE_BOUND
             && ((depth <= LMP_MAX_DEPTH && quiets_searched >= LMP_BASE + depth * depth)
                 || (depth <= FP_MAX_DEPTH
-                    && node.static_eval + FP_BASE + FP_MARGIN * depth <= alpha))
+                    && self.stack[node.ply].static_eval + FP_BASE + FP_MARGIN * depth <= alpha))
     }
 
-    /// Step 10: the late-move reduction of the move at `index` (none for the first moves,
+    /// Step 9: the late-move reduction of the move at `index` (none for the first moves,
     /// tactical moves, checks and evasions; one ply less at PV nodes).
     #[inline]
     fn reduction(&self, node: &Node, index: usize, quiet: bool, gives_check: bool) -> Depth {
         let depth = node.depth;
-        if self.selective
+        if self.config.late_move_reductions
             && depth >= LMR_MIN_DEPTH
             && index >= LMR_MIN_MOVE_INDEX
             && !node.in_check
@@ -401,9 +373,7 @@ impl Worker<'_> {
     ) {
         self.stats.count_cutoff(index);
         if !is_tactical(&m) {
-            self.killers.add(ply, m);
-            let previous = if ply > 0 { self.played[ply - 1] } else { None };
-            self.counters.set(!side, previous, m);
+            self.stack[ply].killers.add(m);
             let bonus = History::bonus(depth);
             self.history.update(side, &m, bonus);
             for q in quiets_before {

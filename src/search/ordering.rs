@@ -7,7 +7,7 @@ use super::see::see_at_least;
 
 use crate::params::*;
 use crate::tt::PackedMove;
-use crate::types::{Depth, Ply, MAX_PLY};
+use crate::types::Depth;
 
 /// Value of a role for MVV-LVA (only the order matters).
 const fn role_value(role: Role) -> i32 {
@@ -42,67 +42,23 @@ pub fn is_tactical(m: &Move) -> bool {
     m.is_capture() || m.is_promotion()
 }
 
-/// Quiet moves that caused a beta cutoff at the same ply elsewhere in the tree.
-pub struct Killers([[Option<Move>; 2]; MAX_PLY + 1]);
-
-impl Default for Killers {
-    fn default() -> Self {
-        Killers([[None; 2]; MAX_PLY + 1])
-    }
-}
+/// The two quiet moves that last caused a beta cutoff at one ply elsewhere in the tree
+/// (siblings often share a refutation), the newest first.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct Killers([Option<Move>; 2]);
 
 impl Killers {
-    pub fn get(&self, ply: Ply) -> [Option<Move>; 2] {
-        self.0[ply]
-    }
-
-    pub fn add(&mut self, ply: Ply, m: Move) {
-        let slot = &mut self.0[ply];
-        if slot[0] != Some(m) {
-            slot[1] = slot[0];
-            slot[0] = Some(m);
-        }
-    }
-
-    pub fn clear(&mut self) {
-        self.0 = [[None; 2]; MAX_PLY + 1];
-    }
-}
-
-/// For each move (by the moving piece and its target square), the quiet move that last
-/// refuted it with a beta cutoff: answers are often specific to the move they answer.
-pub struct CounterMoves(Box<[[Option<Move>; 64]; 12]>);
-
-impl Default for CounterMoves {
-    fn default() -> Self {
-        CounterMoves(Box::new([[None; 64]; 12]))
-    }
-}
-
-impl CounterMoves {
     #[inline]
-    fn index(side: Color, previous: &Move) -> (usize, usize) {
-        let piece = side as usize * 6 + previous.role() as usize - 1;
-        (piece, usize::from(previous.to()))
+    pub fn get(&self) -> [Option<Move>; 2] {
+        self.0
     }
 
-    /// The counter to `previous`, played by the opponent of `side`... i.e. `side` moved
-    /// `previous`.
-    pub fn get(&self, side: Color, previous: Option<Move>) -> Option<Move> {
-        let previous = previous?;
-        let (p, to) = Self::index(side, &previous);
-        self.0[p][to]
-    }
-
-    pub fn set(&mut self, side: Color, previous: Option<Move>, counter: Move) {
-        if let Some(previous) = previous {
-            let (p, to) = Self::index(side, &previous);
-            self.0[p][to] = Some(counter);
+    #[inline]
+    pub fn add(&mut self, m: Move) {
+        if self.0[0] != Some(m) {
+            self.0[1] = self.0[0];
+            self.0[0] = Some(m);
         }
-    }
-
-    pub fn clear(&mut self) {
-        *self.0 = [[None; 64]; 12];
     }
 }
 
@@ -161,8 +117,8 @@ impl MovePicker {
         moves: MoveList,
         tt_move: PackedMove,
         killers: [Option<Move>; 2],
-        counter: Option<Move>,
         history: &History,
+        see_ordering: bool,
     ) -> MovePicker {
         let side = pos.turn();
         let mut keys = [0; 256];
@@ -170,19 +126,16 @@ impl MovePicker {
             *key = if tt_move.matches(*m) {
                 ORDER_TT_MOVE
             } else if is_tactical(m) {
-                let base =
-                    if !features::SEE_ORDERING_AND_QUIESCENCE_PRUNING || see_at_least(pos, m, 0) {
-                        ORDER_GOOD_CAPTURE
-                    } else {
-                        ORDER_BAD_CAPTURE
-                    };
+                let base = if !see_ordering || see_at_least(pos, m, 0) {
+                    ORDER_GOOD_CAPTURE
+                } else {
+                    ORDER_BAD_CAPTURE
+                };
                 base + mvv_lva(m)
             } else if killers[0] == Some(*m) {
                 ORDER_FIRST_KILLER
             } else if killers[1] == Some(*m) {
                 ORDER_SECOND_KILLER
-            } else if counter == Some(*m) {
-                ORDER_COUNTER_MOVE
             } else {
                 history.get(side, m)
             };
@@ -264,8 +217,8 @@ mod tests {
             pos.legal_moves(),
             PackedMove::NONE,
             [None; 2],
-            None,
             &History::default(),
+            true,
         );
         let first = picker.next().unwrap();
         assert_eq!(first.to_string(), "e4xd5");
@@ -276,28 +229,26 @@ mod tests {
     /// With SEE ordering on, a losing capture goes after every quiet move; off, captures all
     /// come first by MVV-LVA.
     #[test]
-    fn losing_captures_go_after_quiet_moves_when_see_ordering_is_on() {
+    fn losing_captures_go_after_quiet_moves_only_with_see_ordering() {
         // Qxd5 wins a pawn but loses the queen to the e6 pawn.
         let pos: Chess = "4k3/8/4p3/3p4/8/8/8/3QK3 w - - 0 1"
             .parse::<Fen>()
             .unwrap()
             .into_position(CastlingMode::Standard)
             .unwrap();
-        let picker = MovePicker::new(
-            &pos,
-            pos.legal_moves(),
-            PackedMove::NONE,
-            [None; 2],
-            None,
-            &History::default(),
-        );
-        let order: Vec<String> = picker.map(|m| m.to_string()).collect();
-        let expected_at = if features::SEE_ORDERING_AND_QUIESCENCE_PRUNING {
-            order.len() - 1
-        } else {
-            0
-        };
-        assert_eq!(order[expected_at], "Qd1xd5", "{order:?}");
+        for see_ordering in [true, false] {
+            let picker = MovePicker::new(
+                &pos,
+                pos.legal_moves(),
+                PackedMove::NONE,
+                [None; 2],
+                &History::default(),
+                see_ordering,
+            );
+            let order: Vec<String> = picker.map(|m| m.to_string()).collect();
+            let expected_at = if see_ordering { order.len() - 1 } else { 0 };
+            assert_eq!(order[expected_at], "Qd1xd5", "{see_ordering}: {order:?}");
+        }
     }
 
     #[test]
@@ -310,8 +261,8 @@ mod tests {
             moves,
             PackedMove::new(wanted),
             [None; 2],
-            None,
             &History::default(),
+            true,
         );
         assert_eq!(picker.next(), Some(wanted));
         assert_eq!(picker.count(), 19);

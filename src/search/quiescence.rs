@@ -7,7 +7,6 @@ use super::ordering::MovePicker;
 use super::see::see_at_least;
 use super::worker::Worker;
 use crate::eval::evaluate;
-use crate::params::features;
 use crate::types::{Ply, Score, MAX_PLY};
 
 impl Worker<'_> {
@@ -53,11 +52,7 @@ impl Worker<'_> {
 
         for (index, m) in picker.enumerate() {
             // Captures that lose material by static exchange cannot raise a standing pat.
-            if self.selective
-                && features::SEE_ORDERING_AND_QUIESCENCE_PRUNING
-                && !in_check
-                && !see_at_least(pos, &m, 0)
-            {
+            if self.config.quiescence_see_pruning && !in_check && !see_at_least(pos, &m, 0) {
                 continue;
             }
             let mut child = pos.clone();

@@ -1,42 +1,34 @@
-//! Lazy SMP: helper threads search the same root as the main thread, each with its own move
-//! ordering tables, and share only the transposition table. What one thread stores, the others
+//! Lazy SMP: helper threads search the same root as the main thread, each with its own history
+//! table, and share only the transposition table. What one thread stores, the others
 //! find, so that together they reach a given depth sooner; the helpers' own results are never
 //! used. The main thread keeps the clock, reports and decides the move.
 //!
 //! The helpers are started once and parked on a channel between searches, so a search costs
 //! no thread start-up. A pool of our own rather than rayon's: a helper's job runs for the whole
-//! search and must keep its tables from one search to the next, which rayon's tasks cannot.
+//! search and must keep its history from one search to the next, which rayon's tasks cannot.
 
 use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::mpsc::{self, Receiver, Sender};
 use std::sync::Arc;
 use std::thread::JoinHandle;
+use std::time::Instant;
 
 use shakmaty::Move;
 
+use super::config::SearchConfig;
+use super::control::Control;
+use super::limits::Limits;
+use super::ordering::History;
+use super::root::{root_keys, root_moves, RootSearch};
 use super::stats::Stats;
-use super::worker::Control;
-use super::{helper_search, Tables, TtPolicy};
-use crate::params::{HELPER_SKIP_PHASE, HELPER_SKIP_SIZE};
+use super::worker::Worker;
 use crate::position::Game;
 use crate::tt::TranspositionTable;
-use crate::types::Depth;
 
 /// Stack of a helper thread: each ply holds move lists of a few kilobytes (as for the main
 /// search thread).
 const HELPER_STACK_BYTES: usize = 64 * 1024 * 1024;
-
-/// Whether helper `thread_index` (1 and up) skips the iteration at `depth`: each helper
-/// searches only some depths, at its own phase, so that the threads spread over several
-/// depths instead of all searching the same tree in step.
-pub(super) fn skips_depth(thread_index: usize, depth: Depth) -> bool {
-    if thread_index == 0 {
-        return false;
-    }
-    let i = (thread_index - 1) % HELPER_SKIP_SIZE.len();
-    (depth + HELPER_SKIP_PHASE[i]) / HELPER_SKIP_SIZE[i] % 2 == 1
-}
 
 /// What a helper searches: the main thread's root under its settings.
 pub(super) struct Job {
@@ -44,13 +36,12 @@ pub(super) struct Job {
     /// Root moves to restrict the search to (empty: all).
     pub searchmoves: Vec<Move>,
     pub tt: Arc<TranspositionTable>,
-    pub tt_policy: TtPolicy,
-    pub selective: bool,
+    pub config: SearchConfig,
 }
 
 enum Message {
     Search(Arc<Job>),
-    /// Forget the move ordering tables (a new game).
+    /// Forget the history table (a new game).
     Clear,
 }
 
@@ -146,7 +137,7 @@ impl HelperPool {
         &self.nodes
     }
 
-    /// Has every helper forget its move ordering tables before its next search.
+    /// Has every helper forget its history table before its next search.
     pub fn clear(&self) {
         for helper in &self.helpers {
             if let Some(sender) = &helper.sender {
@@ -206,15 +197,15 @@ fn helper_loop(
     published: &AtomicU64,
     results: &Sender<Stats>,
 ) {
-    let mut tables = Tables::default();
+    let mut history = History::default();
     while let Ok(message) = receiver.recv() {
         match message {
-            Message::Clear => tables.clear(),
+            Message::Clear => history.clear(),
             Message::Search(job) => {
                 // A panicking helper must still report, or the main thread would wait forever;
-                // its tables are then only move ordering hints, safe to keep.
+                // its history is then only a move ordering hint, safe to keep.
                 let stats = catch_unwind(AssertUnwindSafe(|| {
-                    helper_search(&job, &mut tables, index, control, published)
+                    helper_search(&job, &mut history, index, control, published)
                 }))
                 .unwrap_or_default();
                 // Let go of the table before reporting, so it can be resized at once.
@@ -225,30 +216,44 @@ fn helper_loop(
     }
 }
 
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn the_main_thread_never_skips_and_the_first_two_helpers_split_the_depths() {
-        for depth in 1..20 {
-            assert!(!skips_depth(0, depth));
-            assert_ne!(
-                skips_depth(1, depth),
-                skips_depth(2, depth),
-                "depth {depth}"
-            );
-        }
+/// A helper thread's share of a search: iterative deepening over the main thread's root with
+/// its own history and stack, skipping some depths, reporting nothing, until the main thread
+/// stops it (or it runs out of depth). Returns its counters.
+fn helper_search(
+    job: &Job,
+    history: &mut History,
+    thread_index: usize,
+    control: &Control,
+    published_nodes: &AtomicU64,
+) -> Stats {
+    let game = &job.game;
+    let root_moves = root_moves(game, &job.searchmoves);
+    if root_moves.is_empty() {
+        return Stats::default();
     }
-
-    #[test]
-    fn every_helper_searches_some_depths() {
-        for index in 1..=64 {
-            let searched = (1..20).filter(|&d| !skips_depth(index, d)).count();
-            assert!(
-                searched >= 8,
-                "helper {index} searches {searched} of 19 depths"
-            );
-        }
-    }
+    // A helper's lines are never reported: it searches the best one only.
+    let config = SearchConfig {
+        multipv: 1,
+        ..job.config
+    };
+    let mut worker = Worker::new(&job.tt, history, control, root_keys(game), config);
+    worker.thread_index = thread_index;
+    worker.published_nodes = Some(published_nodes);
+    let limits = Limits {
+        infinite: true,
+        ..Limits::default()
+    };
+    let mut silent = ();
+    let mut root = RootSearch::new(
+        worker,
+        game,
+        &limits,
+        root_moves,
+        Instant::now(),
+        &mut silent,
+    );
+    root.iterate();
+    let (outcome, _) = root.finish();
+    published_nodes.store(outcome.stats.nodes, Ordering::Relaxed);
+    outcome.stats
 }

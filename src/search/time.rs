@@ -2,7 +2,7 @@
 
 use std::time::Duration;
 
-use super::{Clock, Limits};
+use super::limits::{Clock, Limits};
 use crate::params::*;
 
 /// The time a search may use, measured from the moment the clock started (the `go`, or the

@@ -1,82 +1,46 @@
-//! The state of one running search: the tables it reads and teaches, its counters, its path,
-//! and the limits it polls.
+//! The state of one running search: the tables it reads and teaches, its counters, its path
+//! (one [`Frame`] per ply), and the limits it polls.
 
-use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
-use std::sync::Mutex;
-use std::time::{Duration, Instant};
+use std::sync::atomic::{AtomicU64, Ordering};
 
-use shakmaty::Move;
-
-use super::ordering::{CounterMoves, History, Killers};
+use super::config::SearchConfig;
+use super::control::Control;
+use super::ordering::{History, Killers};
 use super::pv::PvTable;
 use super::stats::Stats;
 use super::time::TimeBudget;
-use super::TtPolicy;
 use crate::params::POLL_INTERVAL_NODES;
 use crate::position::Key;
 use crate::tt::TranspositionTable;
-use crate::types::{Ply, MAX_PLY};
+use crate::types::{Ply, Score, MAX_PLY};
 
-/// Shared between the search thread and the thread reading commands: how to stop a search and
-/// when its clock started.
-#[derive(Debug)]
-pub struct Control {
-    stop: AtomicBool,
-    pondering: AtomicBool,
-    clock_start: Mutex<Instant>,
+/// What the search keeps for one ply of the current path: written when a node at that ply is
+/// entered (or, for `null_moved`, by its parent), read by the node and its descendants.
+#[derive(Clone, Copy)]
+pub(super) struct Frame {
+    /// The node was reached by a null move (never two in a row).
+    pub null_moved: bool,
+    /// The node's static evaluation; `-INFINITE` in check, where it means nothing.
+    pub static_eval: Score,
+    /// Quiet moves that cut elsewhere at this ply during this search (the killer heuristic:
+    /// per search and per ply, so they live here rather than with the history).
+    pub killers: Killers,
 }
 
-impl Default for Control {
+impl Default for Frame {
     fn default() -> Self {
-        Control {
-            stop: AtomicBool::new(false),
-            pondering: AtomicBool::new(false),
-            clock_start: Mutex::new(Instant::now()),
+        Frame {
+            null_moved: false,
+            static_eval: -Score::INFINITE,
+            killers: Killers::default(),
         }
-    }
-}
-
-impl Control {
-    /// Prepares for a new search; `pondering` searches run without a clock until `ponderhit`.
-    pub fn begin(&self, pondering: bool) {
-        self.stop.store(false, Ordering::SeqCst);
-        self.pondering.store(pondering, Ordering::SeqCst);
-        *self.clock_start.lock().unwrap_or_else(|e| e.into_inner()) = Instant::now();
-    }
-
-    /// Asks the search to finish as soon as it can (`stop`, `quit`).
-    pub fn stop(&self) {
-        self.stop.store(true, Ordering::SeqCst);
-    }
-
-    pub fn is_stopped(&self) -> bool {
-        self.stop.load(Ordering::Relaxed)
-    }
-
-    /// The opponent played the expected move: our clock runs from now on.
-    pub fn ponderhit(&self) {
-        *self.clock_start.lock().unwrap_or_else(|e| e.into_inner()) = Instant::now();
-        self.pondering.store(false, Ordering::SeqCst);
-    }
-
-    pub fn is_pondering(&self) -> bool {
-        self.pondering.load(Ordering::Relaxed)
-    }
-
-    /// Time on our clock since the search (or the ponderhit) began.
-    pub fn clock_elapsed(&self) -> Duration {
-        self.clock_start
-            .lock()
-            .unwrap_or_else(|e| e.into_inner())
-            .elapsed()
     }
 }
 
 pub(super) struct Worker<'a> {
     /// Shared with the other threads of the search.
     pub tt: &'a TranspositionTable,
-    pub killers: &'a mut Killers,
-    pub counters: &'a mut CounterMoves,
+    /// This thread's history, kept from one search to the next.
     pub history: &'a mut History,
     pub control: &'a Control,
     pub stats: Stats,
@@ -88,24 +52,54 @@ pub(super) struct Worker<'a> {
     pub stopped: bool,
     /// False while depth 1 runs, which must finish so that a legal move is always ready.
     pub may_stop: bool,
+    /// Hard node limit (`go nodes`); `u64::MAX` for none.
     pub node_limit: u64,
     pub budget: Option<TimeBudget>,
-    pub tt_policy: TtPolicy,
-    /// Whether pruning and reductions are on (see `Searcher::selective`).
-    pub selective: bool,
+    /// Which steps the search takes, and how it uses the table.
+    pub config: SearchConfig,
     /// Positions below this index of `keys` precede a null move on the current path and
     /// cannot be repeated by it.
     pub repetition_floor: usize,
-    /// Whether the move into the node at each ply was a null move (never two in a row).
-    pub null_moved: [bool; MAX_PLY + 2],
-    /// The move played from the node at each ply on the current path (`None`: a null move).
-    pub played: [Option<Move>; MAX_PLY + 2],
+    /// The current path, one frame per ply (index: the node's ply).
+    pub stack: [Frame; MAX_PLY + 2],
     /// 0 for the main thread; helpers count from 1 (it picks which depths they skip).
     pub thread_index: usize,
     /// Where a helper publishes its node count at every poll, for the main thread's reports.
     pub published_nodes: Option<&'a AtomicU64>,
     /// The helpers' published node counts (empty for helpers and single-threaded searches).
     pub helper_nodes: &'a [std::sync::Arc<AtomicU64>],
+}
+
+impl<'a> Worker<'a> {
+    /// A worker for one search of the main thread from the position on top of `keys`, with
+    /// no node or time limit (the caller sets those, and a helper its index).
+    pub fn new(
+        tt: &'a TranspositionTable,
+        history: &'a mut History,
+        control: &'a Control,
+        keys: Vec<Key>,
+        config: SearchConfig,
+    ) -> Worker<'a> {
+        Worker {
+            tt,
+            history,
+            control,
+            stats: Stats::default(),
+            pv: PvTable::default(),
+            keys,
+            seldepth: 0,
+            stopped: false,
+            may_stop: false,
+            node_limit: u64::MAX,
+            budget: None,
+            config,
+            repetition_floor: 0,
+            stack: [Frame::default(); MAX_PLY + 2],
+            thread_index: 0,
+            published_nodes: None,
+            helper_nodes: &[],
+        }
+    }
 }
 
 impl Worker<'_> {

@@ -164,8 +164,10 @@ impl Engine {
                     Err(e) => send_error(&e),
                 }
             }
-            Change::MultiPv(n) => self.options.multipv = n,
-            Change::MoveOverhead(ms) => self.options.move_overhead_ms = ms,
+            Change::MultiPv(n) => self.options.search.multipv = n,
+            Change::MoveOverhead(ms) => {
+                self.options.search.move_overhead = Duration::from_millis(ms);
+            }
             Change::Ponder(on) => self.options.ponder = on,
             Change::Chess960(on) => {
                 self.options.chess960 = on;
@@ -203,8 +205,7 @@ impl Engine {
         let game = self.game.clone();
         let searcher = Arc::clone(&self.searcher);
         let control = Arc::clone(&self.control);
-        let multipv = self.options.multipv;
-        let overhead = Duration::from_millis(self.options.move_overhead_ms);
+        let config = self.options.search;
         self.searching_endlessly = limits.is_endless();
         control.begin(go.ponder);
         let searching = Arc::clone(&self.searching);
@@ -214,8 +215,7 @@ impl Engine {
             .stack_size(THREAD_STACK_BYTES)
             .spawn(move || {
                 let mut searcher = searcher.lock().unwrap_or_else(|e| e.into_inner());
-                searcher.multipv = multipv;
-                searcher.move_overhead = overhead;
+                searcher.set_config(config);
                 let mut reporter = UciReporter {
                     mode: game.castling_mode,
                 };

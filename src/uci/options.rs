@@ -1,6 +1,7 @@
 //! The options Cutoff advertises in `uci`, and reading `setoption` values for them.
 
 use crate::params::DEFAULT_MOVE_OVERHEAD_MS;
+use crate::search::SearchConfig;
 
 pub const HASH_DEFAULT_MB: usize = 16;
 /// 1 TiB: more than most machines have. A request beyond the memory available is refused
@@ -16,8 +17,8 @@ pub const MOVE_OVERHEAD_MAX_MS: u64 = 5_000;
 pub struct Options {
     pub hash_mb: usize,
     pub threads: usize,
-    pub multipv: usize,
-    pub move_overhead_ms: u64,
+    /// The search's own settings (`MultiPV`, `Move Overhead`), handed to every search.
+    pub search: SearchConfig,
     pub ponder: bool,
     pub chess960: bool,
 }
@@ -27,8 +28,7 @@ impl Default for Options {
         Options {
             hash_mb: HASH_DEFAULT_MB,
             threads: 1,
-            multipv: 1,
-            move_overhead_ms: DEFAULT_MOVE_OVERHEAD_MS,
+            search: SearchConfig::default(),
             ponder: false,
             chess960: false,
         }

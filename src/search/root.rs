@@ -1,0 +1,390 @@
+//! The root of the search: iterative deepening over the root moves, aspiration windows, and
+//! the reports of each iteration. The main thread and the helpers run the same driver.
+
+use std::ops::Range;
+use std::time::Instant;
+
+use shakmaty::{Chess, Move, Position};
+
+use super::limits::{IterationInfo, Limits, Reporter, SearchOutcome, MAX_DEPTH};
+use super::time;
+use super::worker::Worker;
+use crate::params::{
+    ASPIRATION_GROWTH_PERCENT, ASPIRATION_MIN_DEPTH, ASPIRATION_WINDOW, HELPER_SKIP_PHASE,
+    HELPER_SKIP_SIZE,
+};
+use crate::position::{child_key, Game, Key};
+use crate::tt::TranspositionTable;
+use crate::types::{Bound, Depth, Score, MAX_PLY};
+
+/// A root move with what the last iteration learnt about it.
+#[derive(Clone, Debug)]
+pub(super) struct RootMove {
+    pub mv: Move,
+    /// The move's score when it raised alpha in the current search; `-INFINITE` otherwise.
+    pub score: Score,
+    /// What `score` is: exact, a lower bound (it failed high), or `None` (it failed low).
+    pub bound: Option<Bound>,
+    /// The score of the last completed iteration: the centre of the next aspiration window.
+    pub previous_score: Score,
+    /// When the whole line failed low, the alpha that bounds it from above.
+    pub fail_low_bound: Score,
+    pub pv: Vec<Move>,
+}
+
+/// The keys the repetition check starts from: the game's, then the root's.
+pub(super) fn root_keys(game: &Game) -> Vec<Key> {
+    let mut keys = Vec::with_capacity(game.history.len() + MAX_PLY + 2);
+    keys.extend_from_slice(&game.history);
+    keys.push(game.root_key);
+    keys
+}
+
+/// The root moves to search, in move generation order: the legal ones, or those of them in
+/// `searchmoves` when it is not empty.
+pub(super) fn root_moves(game: &Game, searchmoves: &[Move]) -> Vec<RootMove> {
+    game.root
+        .legal_moves()
+        .iter()
+        .filter(|m| searchmoves.is_empty() || searchmoves.contains(m))
+        .map(|&mv| RootMove {
+            mv,
+            score: -Score::INFINITE,
+            bound: None,
+            previous_score: Score::ZERO,
+            fail_low_bound: -Score::INFINITE,
+            pv: vec![mv],
+        })
+        .collect()
+}
+
+/// Whether helper `thread_index` (1 and up) skips the iteration at `depth`: each helper
+/// searches only some depths, at its own phase, so that the threads spread over several
+/// depths instead of all searching the same tree in step.
+fn skips_depth(thread_index: usize, depth: Depth) -> bool {
+    if thread_index == 0 {
+        return false;
+    }
+    let i = (thread_index - 1) % HELPER_SKIP_SIZE.len();
+    (depth + HELPER_SKIP_PHASE[i]) / HELPER_SKIP_SIZE[i] % 2 == 1
+}
+
+/// One thread's iterative deepening over the root moves: the worker that searches, what it
+/// searches, and what it has found so far.
+pub(super) struct RootSearch<'a> {
+    worker: Worker<'a>,
+    game: &'a Game,
+    limits: &'a Limits,
+    /// Best first after every iteration (the MultiPV lines in order, then the rest).
+    root_moves: Vec<RootMove>,
+    max_depth: Depth,
+    /// MultiPV lines searched and reported per iteration.
+    lines: usize,
+    /// When the search began (for the reports' times).
+    start: Instant,
+    reporter: &'a mut dyn Reporter,
+    /// The last iteration that counts.
+    outcome: SearchOutcome,
+}
+
+impl<'a> RootSearch<'a> {
+    /// A search of `root_moves` (perhaps none) under `limits`, with as many lines as the
+    /// worker's configuration asks (and there are moves).
+    pub fn new(
+        worker: Worker<'a>,
+        game: &'a Game,
+        limits: &'a Limits,
+        root_moves: Vec<RootMove>,
+        start: Instant,
+        reporter: &'a mut dyn Reporter,
+    ) -> RootSearch<'a> {
+        let max_depth = match limits.depth {
+            _ if limits.infinite => MAX_DEPTH,
+            Some(d) => d.clamp(1, MAX_DEPTH),
+            None => MAX_DEPTH,
+        };
+        let no_move_score = if game.root.is_check() && game.root.legal_moves().is_empty() {
+            Score::mated_in(0)
+        } else {
+            Score::DRAW
+        };
+        let lines = worker.config.multipv.clamp(1, root_moves.len().max(1));
+        RootSearch {
+            worker,
+            game,
+            limits,
+            lines,
+            root_moves,
+            max_depth,
+            start,
+            reporter,
+            outcome: SearchOutcome::nothing_searched(no_move_score),
+        }
+    }
+
+    /// The outcome of the last iteration that counts (with the worker's seldepth and
+    /// counters), and the best root move (`None` when there was none to search).
+    pub fn finish(self) -> (SearchOutcome, Option<RootMove>) {
+        let mut outcome = self.outcome;
+        outcome.seldepth = self.worker.seldepth;
+        outcome.stats = self.worker.stats;
+        (outcome, self.root_moves.into_iter().next())
+    }
+
+    /// Iterative deepening: depth 1, 2, 3, ... until a limit says stop. Each iteration starts
+    /// with the previous best move, which is what makes the deeper searches cheap.
+    pub fn iterate(&mut self) {
+        if self.root_moves.is_empty() {
+            return;
+        }
+        let mut completed: Vec<RootMove> = self.root_moves.clone();
+        let mut nodes_before = 0;
+        // Iterations in a row that kept the same best move (for the time manager).
+        let mut stable_iterations = 0;
+        for depth in 1..=self.max_depth {
+            if skips_depth(self.worker.thread_index, depth) {
+                continue;
+            }
+            // A helper's result is never used, so it may stop at any time.
+            self.worker.may_stop = depth > 1 || self.worker.is_helper();
+            self.worker.seldepth = 0;
+            for line in 0..self.lines {
+                self.search_line(depth, line);
+                if self.worker.stopped {
+                    break;
+                }
+            }
+            if self.worker.stopped {
+                self.end_interrupted(depth, &completed);
+                return;
+            }
+
+            let stats = &mut self.worker.stats;
+            stats.iteration_nodes.push(stats.nodes - nodes_before);
+            nodes_before = stats.nodes;
+            let previous_best_move = completed[0].mv;
+            let previous_best_score = completed[0].score;
+            self.report(0..self.lines, depth);
+            self.set_outcome(depth);
+            for rm in self.root_moves.iter_mut() {
+                rm.previous_score = rm.score;
+            }
+            completed.clone_from_slice(&self.root_moves);
+
+            if depth > 1 {
+                stable_iterations = if self.root_moves[0].mv == previous_best_move {
+                    stable_iterations + 1
+                } else {
+                    0
+                };
+            }
+            let score_drop = previous_best_score.0 - self.root_moves[0].score.0;
+            if self.should_stop_after(depth, stable_iterations, score_drop) {
+                return;
+            }
+        }
+    }
+
+    /// The one place that decides whether the search ends after the iteration at `depth`
+    /// completed: never while infinite or pondering; otherwise once the wanted mate is
+    /// proven, a stop came, the time manager advises against another iteration, or a node
+    /// limit or the last depth is reached.
+    fn should_stop_after(&self, depth: Depth, stable_iterations: u32, score_drop: i32) -> bool {
+        let limits = self.limits;
+        let worker = &self.worker;
+        if limits.infinite || worker.control.is_pondering() {
+            return false;
+        }
+        // The iteration is complete, so its score is exact: the mate is proven.
+        limits.is_wanted_mate(self.root_moves[0].score)
+            || worker.control.is_stopped()
+            || worker.budget.is_some_and(|budget| {
+                let scale = if worker.config.time_manager_scaling {
+                    time::soft_scale_percent(stable_iterations, score_drop)
+                } else {
+                    100
+                };
+                !budget.may_start_iteration(worker.control.clock_elapsed(), scale)
+            })
+            || limits.nodes.is_some_and(|n| worker.stats.nodes >= n)
+            || limits.soft_nodes.is_some_and(|n| worker.stats.nodes >= n)
+            || (limits.is_endless() && depth >= MAX_DEPTH)
+    }
+
+    /// The search stopped inside the iteration at `depth`: keeps what counts of it.
+    fn end_interrupted(&mut self, depth: Depth, completed: &[RootMove]) {
+        // A partial iteration counts only if its best move was fully searched.
+        if self.lines == 1 && self.root_moves[0].bound == Some(Bound::Exact) {
+            self.report(0..1, depth);
+            self.set_outcome(depth);
+        } else {
+            // Back to the last completed iteration, whose exact lines are reported again:
+            // bound lines printed by an aspiration re-search must not be the last word.
+            self.root_moves.clone_from_slice(completed);
+            self.report(0..self.lines, depth - 1);
+        }
+    }
+
+    /// Finds the best root move from index `line` on at `depth` with aspiration windows: a
+    /// narrow window around the last iteration's score cuts more, and is widened (with the
+    /// bound reported) whenever the true score falls outside it.
+    fn search_line(&mut self, depth: Depth, line: usize) {
+        let previous = self.root_moves[line].previous_score;
+        let mut delta = ASPIRATION_WINDOW;
+        let narrow = self.worker.config.aspiration_windows
+            && depth >= ASPIRATION_MIN_DEPTH
+            && !previous.is_mate();
+        let (mut alpha, mut beta) = if narrow {
+            (previous - delta, previous + delta)
+        } else {
+            (-Score::INFINITE, Score::INFINITE)
+        };
+        loop {
+            let score = self.search_root(depth, line, alpha, beta);
+            if self.worker.stopped {
+                return;
+            }
+            if score > alpha && score < beta {
+                return;
+            }
+            // Outside the window: report the bound, widen on the side that failed, search again.
+            self.report(line..line + 1, depth);
+            if score <= alpha {
+                // Failed low: nothing reached alpha. Keep beta close, lower alpha.
+                beta = Score((alpha.0 + beta.0) / 2);
+                alpha = Score((score.0 - delta).max(-Score::INFINITE.0));
+            } else {
+                beta = Score((score.0 + delta).min(Score::INFINITE.0));
+            }
+            delta = delta * ASPIRATION_GROWTH_PERCENT / 100;
+        }
+    }
+
+    fn set_outcome(&mut self, depth: Depth) {
+        let best = &self.root_moves[0];
+        self.outcome.score = best.score;
+        self.outcome.depth = depth;
+        self.outcome.pv = best.pv.clone();
+    }
+
+    /// Reports the root moves at `indices` as the MultiPV lines they are.
+    fn report(&mut self, indices: Range<usize>, depth: Depth) {
+        let elapsed = self.start.elapsed();
+        let hashfull = self.worker.tt.hashfull();
+        let first_index = indices.start;
+        for (i, rm) in self.root_moves[indices].iter().enumerate() {
+            // A line that failed low has no score of its own at this depth: the window's alpha
+            // bounds it from above.
+            let (score, bound) = match rm.bound {
+                Some(b) => (rm.score, b),
+                None => (rm.fail_low_bound, Bound::Upper),
+            };
+            self.reporter.iteration(&IterationInfo {
+                depth,
+                seldepth: self.worker.seldepth.max(depth as usize),
+                multipv: first_index + i + 1,
+                score,
+                bound,
+                nodes: self.worker.total_nodes(),
+                elapsed,
+                hashfull,
+                pv: &rm.pv,
+            });
+        }
+    }
+
+    /// Searches the root moves from index `line` on (earlier ones are the better MultiPV
+    /// lines already found at this depth) within (alpha, beta), with principal variation
+    /// search, and moves the best of them to index `line`. Returns the best score (fail-soft).
+    fn search_root(&mut self, depth: Depth, line: usize, mut alpha: Score, beta: Score) -> Score {
+        let worker = &mut self.worker;
+        let game = self.game;
+        let pos = &game.root;
+        let root_moves = &mut self.root_moves;
+        for rm in root_moves[line..].iter_mut() {
+            rm.score = -Score::INFINITE;
+            rm.bound = None;
+        }
+        root_moves[line].fail_low_bound = alpha;
+        let mut best = -Score::INFINITE;
+        worker.stats.nodes += 1; // the root itself
+        for (index, rm) in root_moves[line..].iter_mut().enumerate() {
+            let m = rm.mv;
+            let mut child = pos.clone();
+            child.play_unchecked(m);
+            let key = child_key(pos, game.root_key, m, &child);
+            worker.keys.push(key);
+            let score = worker.principal_variation_search(
+                &child,
+                key,
+                depth - 1,
+                1,
+                alpha,
+                beta,
+                index == 0,
+                0,
+            );
+            worker.keys.pop();
+            if worker.stopped {
+                break;
+            }
+            best = best.max(score);
+            if score > alpha {
+                rm.score = score;
+                rm.bound = Some(Bound::of(score, beta, true));
+                rm.pv.clear();
+                rm.pv.push(m);
+                rm.pv.extend(worker.pv.line(1));
+                if score >= beta {
+                    break;
+                }
+                alpha = score;
+            }
+        }
+        // The best move found goes first; the others keep their order (a stable sort).
+        root_moves[line..].sort_by_key(|rm| std::cmp::Reverse(rm.score));
+        best
+    }
+}
+
+/// A ponder move when the principal variation stops after the best move (a table cutoff).
+pub(super) fn ponder_from_tt(
+    tt: &TranspositionTable,
+    pos: &Chess,
+    key: u64,
+    best: Move,
+) -> Option<Move> {
+    let mut child = pos.clone();
+    child.play_unchecked(best);
+    let child_key = child_key(pos, key, best, &child);
+    let hit = tt.probe(child_key, 1)?;
+    child.legal_moves().into_iter().find(|m| hit.mv.matches(*m))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_main_thread_never_skips_and_the_first_two_helpers_split_the_depths() {
+        for depth in 1..20 {
+            assert!(!skips_depth(0, depth));
+            assert_ne!(
+                skips_depth(1, depth),
+                skips_depth(2, depth),
+                "depth {depth}"
+            );
+        }
+    }
+
+    #[test]
+    fn every_helper_searches_some_depths() {
+        for index in 1..=64 {
+            let searched = (1..20).filter(|&d| !skips_depth(index, d)).count();
+            assert!(
+                searched >= 8,
+                "helper {index} searches {searched} of 19 depths"
+            );
+        }
+    }
+}
