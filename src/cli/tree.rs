@@ -16,7 +16,7 @@ use crate::reference::tree::{analyse, summary, trace_text};
 /// Command-line arguments of `cutoff tree`.
 #[derive(clap::Args, Debug)]
 pub struct Args {
-    /// The tree as nested brackets with integer leaves, e.g. "[[3,12,8],[2,4,6],[14,5,2]]",
+    /// The tree as nested brackets with integer leaves, e.g. `"[[3,12,8],[2,4,6],[14,5,2]]"`,
     /// or `-` to read it from standard input (for trees too long for a command line).
     pub tree: String,
     /// Print every step of the alpha-beta search: nodes entered with their window, leaf

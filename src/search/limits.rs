@@ -96,7 +96,7 @@ pub struct IterationInfo<'a> {
 
 impl IterationInfo<'_> {
     pub fn nps(&self) -> u64 {
-        (self.nodes as f64 / self.elapsed.as_secs_f64().max(1e-6)) as u64
+        crate::types::nps(self.nodes, self.elapsed) as u64
     }
 }
 
@@ -145,6 +145,6 @@ impl SearchOutcome {
     }
 
     pub fn nps(&self) -> u64 {
-        (self.nodes as f64 / self.elapsed.as_secs_f64().max(1e-6)) as u64
+        crate::types::nps(self.nodes, self.elapsed) as u64
     }
 }

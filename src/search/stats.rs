@@ -98,7 +98,7 @@ pub struct StatsSummary<'a> {
 impl fmt::Display for StatsSummary<'_> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         let s = self.stats;
-        let nps = (s.nodes as f64 / self.elapsed.as_secs_f64().max(1e-6)) as u64;
+        let nps = crate::types::nps(s.nodes, self.elapsed) as u64;
         write!(
             f,
             "stats nodes={} qnodes={:.1}% nps={} tthits={:.1}% cutoffs={} firstmovecutoffs={:.1}%",

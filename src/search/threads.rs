@@ -23,12 +23,9 @@ use super::ordering::History;
 use super::root::{root_keys, root_moves, RootSearch};
 use super::stats::Stats;
 use super::worker::Worker;
+use crate::memory::THREAD_STACK_BYTES;
 use crate::position::Game;
 use crate::tt::TranspositionTable;
-
-/// Stack of a helper thread: each ply holds move lists of a few kilobytes (as for the main
-/// search thread).
-const HELPER_STACK_BYTES: usize = 64 * 1024 * 1024;
 
 /// What a helper searches: the main thread's root under its settings.
 pub(super) struct Job {
@@ -122,7 +119,7 @@ impl HelperPool {
         let published = Arc::clone(&nodes);
         let handle = std::thread::Builder::new()
             .name(format!("helper {index}"))
-            .stack_size(HELPER_STACK_BYTES)
+            .stack_size(THREAD_STACK_BYTES)
             .spawn(move || helper_loop(index, &receiver, &control, &published, &results))?;
         self.helpers.push(Helper {
             sender: Some(sender),

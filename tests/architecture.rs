@@ -1,0 +1,367 @@
+//! The layering of `src/` (docs/architecture.md), checked on the source text: every module's
+//! `crate::` and `super::` paths form the import graph, which must have no circle, no arrow
+//! running up a layer, and no arrow from a `search/` file back up to the search's front
+//! (`search/mod.rs`). Library code below the command line and `uci/` never prints to stdout.
+
+use std::collections::{BTreeMap, BTreeSet};
+use std::fs;
+use std::path::{Path, PathBuf};
+
+/// The layers from the bottom up; a module may import its own layer's modules only when
+/// they share a top-level module, and any module of a lower layer. A top-level module missing
+/// here fails `every_module_has_a_layer`, so a new one must be placed on purpose.
+const LAYERS: &[&[&str]] = &[
+    // Numbers and memory sizes: depend on nothing of ours.
+    &["types", "memory"],
+    // The board and the shared tool helpers (line reader, progress bar, thread pool).
+    &["util", "position"],
+    // What the search reads: the evaluation, the table, the search's tunables; the EPD format.
+    &["eval", "tt", "params", "epd"],
+    // The search, and the move-tree counter beside it.
+    &["search", "perft"],
+    // Libraries the commands drive: bench positions, self-play data, the alpha-beta lab.
+    &["bench", "datagen", "reference"],
+    // The tuner fits the evaluation to datagen's records.
+    &["tune"],
+    // The two front doors: the command line and the UCI loop.
+    &["cli", "uci"],
+];
+
+/// Modules (by path, `a::b`) allowed to print to stdout: the command line and the UCI loop.
+const PRINTERS: &[&str] = &["cli", "uci", "main"];
+
+fn src() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("src")
+}
+
+fn rust_files(dir: &Path, out: &mut Vec<PathBuf>) {
+    for entry in fs::read_dir(dir).unwrap() {
+        let path = entry.unwrap().path();
+        if path.is_dir() {
+            rust_files(&path, out);
+        } else if path.extension().is_some_and(|e| e == "rs") {
+            out.push(path);
+        }
+    }
+}
+
+/// `src/search/mod.rs` -> `search`, `src/search/time.rs` -> `search::time`, `src/lib.rs` -> ``.
+fn module_of(path: &Path) -> String {
+    let rel = path.strip_prefix(src()).unwrap().with_extension("");
+    let mut parts: Vec<String> = rel
+        .components()
+        .map(|c| c.as_os_str().to_string_lossy().into_owned())
+        .collect();
+    if matches!(parts.last().map(String::as_str), Some("mod" | "lib")) {
+        parts.pop();
+    }
+    parts.join("::")
+}
+
+/// The source without comments and without its `#[cfg(test)]` tail (unit tests may reach
+/// anywhere). String literals are kept: paths inside them are rare and harmless here.
+fn code_of(text: &str) -> String {
+    let text = match text.find("#[cfg(test)]") {
+        Some(i) => &text[..i],
+        None => text,
+    };
+    text.lines()
+        .map(|line| match line.find("//") {
+            Some(i) => &line[..i],
+            None => line,
+        })
+        .collect::<Vec<_>>()
+        .join("\n")
+}
+
+/// Every path a `use` names, with `{a, b::{c, d}}` groups expanded: `crate::x::{y, z}` gives
+/// `crate::x::y` and `crate::x::z`.
+fn expand_group(prefix: &str, body: &str, out: &mut Vec<String>) {
+    let mut depth = 0;
+    let mut item = String::new();
+    let mut items = Vec::new();
+    for ch in body.chars() {
+        match ch {
+            '{' => depth += 1,
+            '}' => depth -= 1,
+            ',' if depth == 0 => {
+                items.push(std::mem::take(&mut item));
+                continue;
+            }
+            _ => {}
+        }
+        item.push(ch);
+    }
+    items.push(item);
+    for item in items {
+        let item: String = item.split_whitespace().collect();
+        if item.is_empty() {
+            continue;
+        }
+        match item.find("::{") {
+            Some(i) if item.ends_with('}') => {
+                let sub = format!("{prefix}::{}", &item[..i]);
+                expand_group(&sub, &item[i + 3..item.len() - 1], out);
+            }
+            _ => out.push(format!("{prefix}::{item}")),
+        }
+    }
+}
+
+/// The paths starting with `crate::` or `super::` that a module's code names, with groups
+/// expanded.
+fn paths_in(code: &str) -> Vec<String> {
+    let mut paths = Vec::new();
+    let is_path_char = |c: char| c.is_alphanumeric() || c == '_' || c == ':';
+    for start in ["crate::", "super::"] {
+        for (at, _) in code.match_indices(start) {
+            let before = code[..at].chars().last();
+            if before.is_some_and(|c| c.is_alphanumeric() || c == '_' || c == ':') {
+                continue;
+            }
+            let path: String = code[at..]
+                .chars()
+                .take_while(|c| is_path_char(*c))
+                .collect();
+            let after = &code[at + path.len()..];
+            if after.starts_with('{') && path.ends_with("::") {
+                let mut depth = 0;
+                let end = after
+                    .char_indices()
+                    .find(|&(_, c)| {
+                        depth += match c {
+                            '{' => 1,
+                            '}' => -1,
+                            _ => 0,
+                        };
+                        depth == 0
+                    })
+                    .map_or(after.len(), |(i, _)| i);
+                expand_group(path.trim_end_matches(':'), &after[1..end], &mut paths);
+            } else {
+                paths.push(path.trim_end_matches(':').to_string());
+            }
+        }
+    }
+    paths
+}
+
+struct Graph {
+    modules: BTreeSet<String>,
+    /// module -> the modules it imports (the longest module prefix of each path).
+    edges: BTreeMap<String, BTreeSet<String>>,
+    code: BTreeMap<String, String>,
+}
+
+fn graph() -> Graph {
+    let mut files = Vec::new();
+    rust_files(&src(), &mut files);
+    let modules: BTreeSet<String> = files.iter().map(|f| module_of(f)).collect();
+    let mut edges: BTreeMap<String, BTreeSet<String>> = BTreeMap::new();
+    let mut code = BTreeMap::new();
+    for file in &files {
+        let module = module_of(file);
+        let text = code_of(&fs::read_to_string(file).unwrap());
+        for path in paths_in(&text) {
+            let mut parts: Vec<&str> = path.split("::").collect();
+            let mut target: Vec<&str> = if parts[0] == "super" {
+                let mut base: Vec<&str> = module.split("::").collect();
+                // `super` of `a::b` is `a`; a file's own children use `self`, not `super`.
+                while parts.first() == Some(&"super") {
+                    base.pop();
+                    parts.remove(0);
+                }
+                base
+            } else {
+                parts.remove(0);
+                Vec::new()
+            };
+            target.extend(parts);
+            let found = (1..=target.len())
+                .rev()
+                .map(|k| target[..k].join("::"))
+                .find(|m| modules.contains(m));
+            if let Some(t) = found.filter(|t| *t != module) {
+                edges.entry(module.clone()).or_default().insert(t);
+            }
+        }
+        code.insert(module, text);
+    }
+    Graph {
+        modules,
+        edges,
+        code,
+    }
+}
+
+fn top(module: &str) -> &str {
+    module.split("::").next().unwrap()
+}
+
+fn layer(module: &str) -> Option<usize> {
+    LAYERS.iter().position(|l| l.contains(&top(module)))
+}
+
+/// A circle through `start`, if the graph has one (depth-first search).
+fn circle_from(
+    start: &str,
+    edges: &BTreeMap<String, BTreeSet<String>>,
+    path: &mut Vec<String>,
+) -> Option<Vec<String>> {
+    let here = path.last().unwrap().clone();
+    for next in edges.get(&here).into_iter().flatten() {
+        if next == start {
+            let mut circle = path.clone();
+            circle.push(next.clone());
+            return Some(circle);
+        }
+        if !path.contains(next) && next.as_str() > start {
+            path.push(next.clone());
+            if let Some(c) = circle_from(start, edges, path) {
+                return Some(c);
+            }
+            path.pop();
+        }
+    }
+    None
+}
+
+fn circles(edges: &BTreeMap<String, BTreeSet<String>>) -> Vec<Vec<String>> {
+    let nodes: BTreeSet<&String> = edges.keys().chain(edges.values().flatten()).collect();
+    nodes
+        .into_iter()
+        .filter_map(|n| circle_from(n, edges, &mut vec![n.clone()]))
+        .collect()
+}
+
+/// Whether the code calls `print!` or `println!` (not `eprint!`/`eprintln!`, which go to stderr).
+fn prints_to_stdout(code: &str) -> bool {
+    ["print!(", "println!("].iter().any(|mac| {
+        code.match_indices(mac).any(|(at, _)| {
+            !code[..at]
+                .chars()
+                .last()
+                .is_some_and(|c| c.is_alphanumeric() || c == '_')
+        })
+    })
+}
+
+#[test]
+fn the_checker_sees_imports_of_every_form() {
+    let code = "use crate::a::{b, c::{d, e}};\nuse super::f;\nlet x = crate::g::h(1);";
+    let mut paths = paths_in(code);
+    paths.sort();
+    assert_eq!(
+        paths,
+        [
+            "crate::a::b",
+            "crate::a::c::d",
+            "crate::a::c::e",
+            "crate::g::h",
+            "super::f"
+        ]
+    );
+    let g = graph();
+    assert!(
+        g.edges.get("search").is_some_and(|e| e.contains("tt")),
+        "the search's front imports the table, and the checker must see it"
+    );
+}
+
+#[test]
+fn the_checker_finds_a_circle() {
+    let mut edges = BTreeMap::new();
+    let set = |v: &[&str]| v.iter().map(|s| s.to_string()).collect::<BTreeSet<_>>();
+    edges.insert("a".to_string(), set(&["b"]));
+    edges.insert("b".to_string(), set(&["c"]));
+    edges.insert("c".to_string(), set(&["a"]));
+    assert_eq!(circles(&edges).len(), 1);
+    edges.insert("c".to_string(), set(&["d"]));
+    assert!(circles(&edges).is_empty());
+    assert!(prints_to_stdout("x; println!(\"{}\", 1);"));
+    assert!(!prints_to_stdout("eprintln!(\"{}\", 1); eprint!(\"x\");"));
+}
+
+#[test]
+fn no_module_imports_in_a_circle() {
+    let g = graph();
+    let found = circles(&g.edges);
+    assert!(found.is_empty(), "import circles: {found:?}");
+    let mut tops: BTreeMap<String, BTreeSet<String>> = BTreeMap::new();
+    for (from, tos) in &g.edges {
+        for to in tos.iter().filter(|to| top(to) != top(from)) {
+            tops.entry(top(from).to_string())
+                .or_default()
+                .insert(top(to).to_string());
+        }
+    }
+    let found = circles(&tops);
+    assert!(
+        found.is_empty(),
+        "circles between top-level modules: {found:?}"
+    );
+}
+
+#[test]
+fn every_module_has_a_layer() {
+    let g = graph();
+    let missing: Vec<&String> = g
+        .modules
+        .iter()
+        .filter(|m| !m.is_empty() && *m != "main" && layer(m).is_none())
+        .collect();
+    assert!(
+        missing.is_empty(),
+        "modules without a layer in LAYERS: {missing:?}"
+    );
+}
+
+#[test]
+fn imports_run_down_the_layers_only() {
+    let g = graph();
+    let mut upward = Vec::new();
+    for (from, tos) in &g.edges {
+        let Some(lf) = layer(from) else { continue };
+        for to in tos {
+            let Some(lt) = layer(to) else { continue };
+            if lt > lf || (lt == lf && top(to) != top(from)) {
+                upward.push(format!("{from} -> {to}"));
+            }
+        }
+    }
+    assert!(
+        upward.is_empty(),
+        "imports that do not run downwards: {upward:?}"
+    );
+}
+
+#[test]
+fn no_search_file_imports_the_search_front() {
+    let g = graph();
+    let back: Vec<&String> = g
+        .edges
+        .iter()
+        .filter(|(from, tos)| from.starts_with("search::") && tos.contains("search"))
+        .map(|(from, _)| from)
+        .collect();
+    assert!(
+        back.is_empty(),
+        "search files importing search/mod.rs: {back:?}"
+    );
+}
+
+#[test]
+fn only_the_command_line_and_uci_print_to_stdout() {
+    let g = graph();
+    let printers: Vec<&String> = g
+        .code
+        .iter()
+        .filter(|(m, _)| !PRINTERS.contains(&top(m)))
+        .filter(|(_, code)| prints_to_stdout(code))
+        .map(|(m, _)| m)
+        .collect();
+    assert!(
+        printers.is_empty(),
+        "library modules printing to stdout: {printers:?}"
+    );
+}
