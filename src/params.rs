@@ -1,5 +1,186 @@
-//! Every tunable number of the search and time manager, in one place, named.
+//! Every number of the search, its move ordering and the time manager, declared once.
+//!
+//! The tunables are one table, [`TUNABLES`]: each a line with its default, the range it may
+//! take and the step an SPSA tuner perturbs it by (as akimbo and Viridithas declare theirs).
+//! Read one through its function (`rfp_margin()`): in a normal build the function is a `const
+//! fn` returning the default, so the search compiles to constants; built with `--features
+//! tune`, it reads a value that the UCI loop sets (`setoption name rfp_margin value 70`), so
+//! that a tuner can play games with perturbed values without rebuilding. Below the table are
+//! the fixed numbers: they shape data structures or only their order matters, so there is
+//! nothing to tune.
+//!
 //! Which steps the search takes is not set here but in `search::SearchConfig`, at run time.
+
+/// One tunable number: its name (also the UCI option of the `tune` build), default, range and
+/// SPSA step.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Tunable {
+    pub name: &'static str,
+    pub default: i32,
+    pub min: i32,
+    pub max: i32,
+    pub step: i32,
+}
+
+/// Declares every tunable: a reader function per name and the [`TUNABLES`] table.
+macro_rules! tunables {
+    ($($(#[$doc:meta])* $name:ident: $ty:ty = $default:literal, $min:literal..=$max:literal, step $step:literal;)*) => {
+        $(
+            $(#[$doc])*
+            #[cfg(not(feature = "tune"))]
+            #[inline(always)]
+            pub const fn $name() -> $ty {
+                $default
+            }
+            $(#[$doc])*
+            #[cfg(feature = "tune")]
+            #[inline]
+            pub fn $name() -> $ty {
+                values::$name.load(std::sync::atomic::Ordering::Relaxed) as $ty
+            }
+        )*
+
+        /// Every tunable, in declaration order.
+        pub const TUNABLES: &[Tunable] = &[$(Tunable {
+            name: stringify!($name),
+            default: $default,
+            min: $min,
+            max: $max,
+            step: $step,
+        }),*];
+
+        /// The current values of the `tune` build, set through [`set`].
+        #[cfg(feature = "tune")]
+        #[allow(non_upper_case_globals)]
+        mod values {
+            use std::sync::atomic::AtomicI32;
+            $(pub static $name: AtomicI32 = AtomicI32::new($default);)*
+        }
+
+        /// Sets tunable `name` (the `tune` build's UCI option) to `value`, within its range.
+        #[cfg(feature = "tune")]
+        pub fn set(name: &str, value: i32) -> Result<(), String> {
+            let t = TUNABLES
+                .iter()
+                .find(|t| t.name == name)
+                .ok_or_else(|| format!("no tunable named {name}"))?;
+            if !(t.min..=t.max).contains(&value) {
+                return Err(format!("{name} must be within {}..={}", t.min, t.max));
+            }
+            match name {
+                $(stringify!($name) => values::$name.store(value, std::sync::atomic::Ordering::Relaxed),)*
+                _ => unreachable!("every tunable has its value"),
+            }
+            Ok(())
+        }
+    };
+}
+
+tunables! {
+    // Aspiration windows: from `aspiration_min_depth` on, an iteration starts with a window
+    // `aspiration_window` centipawns wide on each side of the previous score, widened by
+    // `aspiration_growth_percent` on every fail.
+    /// Shallowest iteration with an aspiration window.
+    aspiration_min_depth: i32 = 4, 1..=10, step 1;
+    /// Half-width of the first window, in centipawns.
+    aspiration_window: i32 = 25, 5..=100, step 5;
+    /// Growth of the window on a fail, in percent of its width.
+    aspiration_growth_percent: i32 = 200, 120..=400, step 20;
+
+    // Null-move pruning: from `nmp_min_depth` on, a side that could pass and still reach beta
+    // at a depth reduced by `nmp_base_reduction + depth / nmp_depth_divisor` is assumed to
+    // fail high.
+    /// Shallowest depth that tries a null move.
+    nmp_min_depth: i32 = 3, 1..=8, step 1;
+    /// Plies the null-move search is reduced by at any depth.
+    nmp_base_reduction: i32 = 3, 1..=6, step 1;
+    /// One more ply of reduction per this many plies of depth.
+    nmp_depth_divisor: i32 = 4, 2..=10, step 1;
+
+    // Late-move reductions: quiet moves from index `lmr_min_move_index` on, at depth
+    // `lmr_min_depth` or more, are searched `lmr_base + ln(depth) * ln(move number) /
+    // lmr_divisor` plies shallower (both in hundredths), and again at full depth if they
+    // beat alpha.
+    /// Shallowest depth that reduces.
+    lmr_min_depth: i32 = 3, 1..=8, step 1;
+    /// Moves before this index are never reduced.
+    lmr_min_move_index: usize = 2, 1..=8, step 1;
+    /// The reduction's constant part, in hundredths of a ply.
+    lmr_base_hundredths: i32 = 75, 0..=200, step 10;
+    /// The divisor of its logarithmic part, in hundredths.
+    lmr_divisor_hundredths: i32 = 225, 100..=500, step 15;
+
+    // Reverse futility pruning: at depth `rfp_max_depth` or less, a node whose static
+    // evaluation beats beta by `rfp_margin` per ply of depth is assumed to fail high.
+    /// Deepest node pruned.
+    rfp_max_depth: i32 = 6, 1..=12, step 1;
+    /// Margin per ply, in centipawns.
+    rfp_margin: i32 = 80, 20..=200, step 8;
+
+    // Futility pruning: at depth `fp_max_depth` or less, quiet moves are skipped when the
+    // static evaluation plus `fp_base + fp_margin * depth` still cannot reach alpha.
+    /// Deepest node whose quiet moves are pruned.
+    fp_max_depth: i32 = 6, 1..=12, step 1;
+    /// Margin at depth 0, in centipawns.
+    fp_base: i32 = 100, 0..=300, step 10;
+    /// Margin per ply, in centipawns.
+    fp_margin: i32 = 90, 20..=250, step 8;
+
+    // Late-move pruning: at depth `lmp_max_depth` or less, quiet moves after the first
+    // `lmp_base + depth * depth` quiet ones are skipped.
+    /// Deepest node pruned.
+    lmp_max_depth: i32 = 6, 1..=12, step 1;
+    /// Quiet moves always searched, besides `depth * depth`.
+    lmp_base: i32 = 3, 0..=12, step 1;
+
+    // Internal iterative reduction.
+    /// Shallowest node searched one ply shallower for lack of a table move.
+    iir_min_depth: i32 = 4, 2..=10, step 1;
+
+    // History: a quiet move that cuts at `depth` earns `history_bonus_scale * depth * depth`
+    // (capped at `HISTORY_MAX`); the quiet moves tried before it lose as much.
+    /// Bonus per square ply of depth.
+    history_bonus_scale: i32 = 16, 2..=64, step 2;
+
+    // Static exchange values, in centipawns (the king's is fixed: it is never exchanged).
+    /// A pawn.
+    see_pawn: i32 = 100, 50..=200, step 10;
+    /// A knight.
+    see_knight: i32 = 320, 200..=500, step 20;
+    /// A bishop.
+    see_bishop: i32 = 330, 200..=500, step 20;
+    /// A rook.
+    see_rook: i32 = 500, 350..=750, step 25;
+    /// A queen.
+    see_queen: i32 = 950, 700..=1300, step 40;
+
+    // Time manager.
+    /// Moves assumed left in the game when the GUI sends no `movestogo`.
+    default_moves_to_go: u32 = 25, 10..=60, step 3;
+    /// Share of the increment the soft target spends, in percent.
+    increment_use_percent: u32 = 75, 25..=100, step 5;
+    /// The hard limit is at most this many soft targets...
+    hard_limit_soft_multiple: u32 = 4, 2..=8, step 1;
+    /// ...and at most this share of the remaining time, in percent.
+    hard_limit_max_percent: u32 = 40, 10..=80, step 5;
+    /// With `movestogo 1` the whole remainder is ours; keep this share in reserve, in percent.
+    last_move_reserve_percent: u32 = 20, 5..=50, step 5;
+    /// Do not start another iteration after this share of the soft target is used, in percent
+    /// (the next one would take several times longer than the last).
+    new_iteration_max_percent: u32 = 55, 30..=90, step 5;
+    /// Soft-target scale (percent) after an iteration whose best move just changed...
+    tm_unstable_percent: u32 = 140, 100..=250, step 10;
+    /// ...and after `tm_stable_iterations` iterations with the same best move.
+    tm_stable_percent: u32 = 75, 40..=100, step 5;
+    /// Iterations in a row with one best move that count as settled.
+    tm_stable_iterations: u32 = 4, 2..=10, step 1;
+    /// A score drop of this many centipawns since the last iteration...
+    tm_score_drop_cp: i32 = 25, 5..=100, step 5;
+    /// ...adds this share to the soft target, in percent.
+    tm_score_drop_percent: u32 = 40, 0..=150, step 10;
+}
+
+// ---- Fixed numbers: not tuned, because they size data structures or only their order counts.
 
 /// Nodes between two looks at the clock and the stop flag.
 pub const POLL_INTERVAL_NODES: u64 = 1024;
@@ -13,19 +194,6 @@ pub const HELPER_SKIP_SIZE: [i32; 20] =
 pub const HELPER_SKIP_PHASE: [i32; 20] =
     [0, 1, 0, 1, 2, 3, 0, 1, 2, 3, 4, 5, 0, 1, 2, 3, 4, 5, 6, 7];
 
-/// Time manager: moves assumed left in the game when the GUI sends no `movestogo`.
-pub const DEFAULT_MOVES_TO_GO: u32 = 25;
-/// Share of the increment the soft target spends, in percent.
-pub const INCREMENT_USE_PERCENT: u32 = 75;
-/// The hard limit is at most this many soft targets...
-pub const HARD_LIMIT_SOFT_MULTIPLE: u32 = 4;
-/// ...and at most this share of the remaining time, in percent.
-pub const HARD_LIMIT_MAX_PERCENT: u32 = 40;
-/// With `movestogo 1` the whole remainder is ours; keep this share of it in reserve, in percent.
-pub const LAST_MOVE_RESERVE_PERCENT: u32 = 20;
-/// Do not start another iteration after this share of the soft target is used, in percent
-/// (the next one would take several times longer than the last).
-pub const NEW_ITERATION_MAX_PERCENT: u32 = 55;
 /// Default of the `Move Overhead` option, in milliseconds.
 pub const DEFAULT_MOVE_OVERHEAD_MS: u64 = 20;
 
@@ -38,53 +206,55 @@ pub const ORDER_SECOND_KILLER: i32 = (1 << 27) - 1;
 pub const ORDER_BAD_CAPTURE: i32 = -(1 << 20);
 /// History scores stay within +-`HISTORY_MAX` (so they always sort below killers).
 pub const HISTORY_MAX: i32 = 16_384;
+/// MVV-LVA's piece values, pawn to king (only their order matters).
+pub const MVV_LVA_VALUES: [i32; 6] = [1, 3, 3, 5, 9, 20];
+/// The king's static exchange value: more than everything else on the board.
+pub const SEE_KING: i32 = 20_000;
+/// Quiet moves a node remembers having tried, to punish their history when another cuts.
+pub const QUIETS_REMEMBERED: usize = 64;
 
-/// Aspiration windows: from this depth on, an iteration starts with a window this wide
-/// (centipawns) around the previous score, widening by `ASPIRATION_GROWTH_PERCENT` on
-/// every fail.
-pub const ASPIRATION_MIN_DEPTH: i32 = 4;
-pub const ASPIRATION_WINDOW: i32 = 25;
-pub const ASPIRATION_GROWTH_PERCENT: i32 = 200;
+#[cfg(test)]
+mod tests {
+    use super::*;
 
-/// Null-move pruning: from this depth on, a side that could pass and still reach beta at a
-/// depth reduced by `NMP_BASE_REDUCTION + depth / NMP_DEPTH_DIVISOR` is assumed to fail high.
-pub const NMP_MIN_DEPTH: i32 = 3;
-pub const NMP_BASE_REDUCTION: i32 = 3;
-pub const NMP_DEPTH_DIVISOR: i32 = 4;
+    #[test]
+    fn every_tunable_default_lies_in_its_range_and_steps_fit_it() {
+        for t in TUNABLES {
+            assert!(t.min <= t.default && t.default <= t.max, "{t:?}");
+            assert!(t.step > 0 && t.step <= t.max - t.min, "{t:?}");
+        }
+    }
 
-/// Late-move reductions: quiet moves after the first `LMR_MIN_MOVE_INDEX` at depth
-/// `LMR_MIN_DEPTH` or more are searched `LMR_BASE + ln(depth) * ln(move number) / LMR_DIVISOR`
-/// plies shallower (one less at PV nodes), and again at full depth if they beat alpha.
-pub const LMR_MIN_DEPTH: i32 = 3;
-pub const LMR_MIN_MOVE_INDEX: usize = 2;
-pub const LMR_BASE: f64 = 0.75;
-pub const LMR_DIVISOR: f64 = 2.25;
+    #[test]
+    fn tunable_names_are_unique_uci_option_names() {
+        let mut names: Vec<&str> = TUNABLES.iter().map(|t| t.name).collect();
+        names.sort_unstable();
+        let before = names.len();
+        names.dedup();
+        assert_eq!(names.len(), before, "two tunables share a name");
+        for n in names {
+            assert!(n
+                .bytes()
+                .all(|b| b.is_ascii_lowercase() || b.is_ascii_digit() || b == b'_'));
+        }
+    }
 
-/// Reverse futility pruning: at depth `RFP_MAX_DEPTH` or less, a node whose static evaluation
-/// beats beta by `RFP_MARGIN` per ply of depth is assumed to fail high.
-pub const RFP_MAX_DEPTH: i32 = 6;
-pub const RFP_MARGIN: i32 = 80;
+    #[test]
+    fn readers_return_the_table_defaults() {
+        // Spot checks that the table and the readers come from one declaration.
+        let default = |name: &str| TUNABLES.iter().find(|t| t.name == name).unwrap().default;
+        assert_eq!(rfp_margin(), default("rfp_margin"));
+        assert_eq!(lmr_min_move_index() as i32, default("lmr_min_move_index"));
+        assert_eq!(default_moves_to_go() as i32, default("default_moves_to_go"));
+    }
 
-/// Futility pruning: at depth `FP_MAX_DEPTH` or less, quiet moves are skipped when the static
-/// evaluation plus `FP_BASE + FP_MARGIN * depth` still cannot reach alpha.
-pub const FP_MAX_DEPTH: i32 = 6;
-pub const FP_BASE: i32 = 100;
-pub const FP_MARGIN: i32 = 90;
-/// Late-move pruning: at depth `LMP_MAX_DEPTH` or less, quiet moves after the first
-/// `LMP_BASE + depth * depth` quiet ones are skipped.
-pub const LMP_MAX_DEPTH: i32 = 6;
-pub const LMP_BASE: i32 = 3;
-
-/// Internal iterative reduction: a node at depth `IIR_MIN_DEPTH` or more with no move from the
-/// table is searched one ply shallower (it was probably not worth a table entry before).
-pub const IIR_MIN_DEPTH: i32 = 4;
-
-/// Time manager, per completed iteration: the soft target is scaled (in percent) by how
-/// settled the search looks. A best move that just changed earns `TM_UNSTABLE_PERCENT`; one
-/// unchanged for `TM_STABLE_ITERATIONS` iterations only `TM_STABLE_PERCENT`. A score that
-/// dropped by `TM_SCORE_DROP_CP` or more since the last iteration adds `TM_SCORE_DROP_PERCENT`.
-pub const TM_UNSTABLE_PERCENT: u32 = 140;
-pub const TM_STABLE_PERCENT: u32 = 75;
-pub const TM_STABLE_ITERATIONS: u32 = 4;
-pub const TM_SCORE_DROP_CP: i32 = 25;
-pub const TM_SCORE_DROP_PERCENT: u32 = 40;
+    #[cfg(feature = "tune")]
+    #[test]
+    fn the_tune_build_sets_a_value_within_its_range_only() {
+        assert!(set("nmp_depth_divisor", 11).is_err());
+        assert!(set("no_such_thing", 1).is_err());
+        set("nmp_depth_divisor", 5).unwrap();
+        assert_eq!(nmp_depth_divisor(), 5);
+        set("nmp_depth_divisor", 4).unwrap();
+    }
+}

@@ -8,15 +8,13 @@ use super::config::TtPolicy;
 use super::ordering::{is_tactical, History, MovePicker};
 use super::worker::Worker;
 use crate::eval::evaluate;
+#[cfg(not(feature = "tune"))]
 use std::sync::OnceLock;
 
 use crate::params::*;
 use crate::position::{child_key, null_move, Key};
 use crate::tt::PackedMove;
 use crate::types::{Bound, Depth, Ply, Score, MAX_PLY};
-
-/// Quiet moves remembered per node to punish in the history table when a later move cuts.
-const QUIETS_REMEMBERED: usize = 64;
 
 /// What the move loop needs to know of its node, fixed once the node's own pruning is done.
 #[derive(Clone, Copy)]
@@ -69,7 +67,7 @@ impl Worker<'_> {
         // the ordering.
         let depth = if self.config.internal_iterative_reduction
             && tt_move.is_none()
-            && depth >= IIR_MIN_DEPTH
+            && depth >= iir_min_depth()
         {
             depth - 1
         } else {
@@ -101,7 +99,7 @@ impl Worker<'_> {
         if self.config.null_move_pruning
             && !pv_node
             && !in_check
-            && depth >= NMP_MIN_DEPTH
+            && depth >= nmp_min_depth()
             && static_eval >= beta
             && !beta.is_mate()
             && !self.stack[ply].null_moved
@@ -160,7 +158,7 @@ impl Worker<'_> {
         beta: Score,
     ) -> Option<Score> {
         let (null, null_key) = null_move(pos, key)?;
-        let reduction = NMP_BASE_REDUCTION + depth / NMP_DEPTH_DIVISOR;
+        let reduction = nmp_base_reduction() + depth / nmp_depth_divisor();
         let floor = std::mem::replace(&mut self.repetition_floor, self.keys.len());
         self.keys.push(null_key);
         self.stack[ply + 1].null_moved = true;
@@ -287,9 +285,9 @@ impl Worker<'_> {
         self.config.reverse_futility_pruning
             && !node.pv_node
             && !node.in_check
-            && node.depth <= RFP_MAX_DEPTH
+            && node.depth <= rfp_max_depth()
             && !beta.is_mate()
-            && self.stack[node.ply].static_eval - RFP_MARGIN * node.depth >= beta
+            && self.stack[node.ply].static_eval - rfp_margin() * node.depth >= beta
     }
 
     /// Step 7: whether a quiet, non-checking move is skipped: near the leaves, once a move has
@@ -301,9 +299,9 @@ impl Worker<'_> {
             && !node.pv_node
             && !node.in_check
             && best > -Score::MATE_BOUND
-            && ((depth <= LMP_MAX_DEPTH && quiets_searched >= LMP_BASE + depth * depth)
-                || (depth <= FP_MAX_DEPTH
-                    && self.stack[node.ply].static_eval + FP_BASE + FP_MARGIN * depth <= alpha))
+            && ((depth <= lmp_max_depth() && quiets_searched >= lmp_base() + depth * depth)
+                || (depth <= fp_max_depth()
+                    && self.stack[node.ply].static_eval + fp_base() + fp_margin() * depth <= alpha))
     }
 
     /// Step 9: the late-move reduction of the move at `index` (none for the first moves,
@@ -312,8 +310,8 @@ impl Worker<'_> {
     fn reduction(&self, node: &Node, index: usize, quiet: bool, gives_check: bool) -> Depth {
         let depth = node.depth;
         if self.config.late_move_reductions
-            && depth >= LMR_MIN_DEPTH
-            && index >= LMR_MIN_MOVE_INDEX
+            && depth >= lmr_min_depth()
+            && index >= lmr_min_move_index()
             && !node.in_check
             && quiet
             && !gives_check
@@ -400,20 +398,38 @@ impl Worker<'_> {
     }
 }
 
-/// The late-move reduction table, by depth and move index.
+/// The late-move reduction at `depth` for the move at `index`: `lmr_base + ln(depth) *
+/// ln(index) / lmr_divisor` plies, rounded down.
+fn reduction_formula(depth: usize, index: usize) -> u8 {
+    if depth == 0 || index == 0 {
+        return 0;
+    }
+    let base = f64::from(lmr_base_hundredths()) / 100.0;
+    let divisor = f64::from(lmr_divisor_hundredths()) / 100.0;
+    let value = base + (depth as f64).ln() * (index as f64).ln() / divisor;
+    value.max(0.0) as u8
+}
+
+/// The late-move reduction table, by depth and move index (computed once from the defaults).
+#[cfg(not(feature = "tune"))]
 fn late_move_reduction(depth: Depth, index: usize) -> Depth {
     static TABLE: OnceLock<[[u8; 64]; 64]> = OnceLock::new();
     let table = TABLE.get_or_init(|| {
         let mut t = [[0u8; 64]; 64];
-        for (d, row) in t.iter_mut().enumerate().skip(1) {
-            for (i, r) in row.iter_mut().enumerate().skip(1) {
-                let value = LMR_BASE + (d as f64).ln() * (i as f64).ln() / LMR_DIVISOR;
-                *r = value.max(0.0) as u8;
+        for (d, row) in t.iter_mut().enumerate() {
+            for (i, r) in row.iter_mut().enumerate() {
+                *r = reduction_formula(d, i);
             }
         }
         t
     });
     Depth::from(table[(depth as usize).min(63)][index.min(63)])
+}
+
+/// The tuning build computes each reduction afresh: its parameters change between searches.
+#[cfg(feature = "tune")]
+fn late_move_reduction(depth: Depth, index: usize) -> Depth {
+    Depth::from(reduction_formula((depth as usize).min(63), index.min(63)))
 }
 
 /// Whether the side to move has a piece besides king and pawns (zugzwang is then unlikely).

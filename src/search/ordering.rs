@@ -11,14 +11,7 @@ use crate::types::Depth;
 
 /// Value of a role for MVV-LVA (only the order matters).
 const fn role_value(role: Role) -> i32 {
-    match role {
-        Role::Pawn => 1,
-        Role::Knight => 3,
-        Role::Bishop => 3,
-        Role::Rook => 5,
-        Role::Queen => 9,
-        Role::King => 20,
-    }
+    MVV_LVA_VALUES[role as usize - 1]
 }
 
 /// Most Valuable Victim, Least Valuable Attacker: captures of big pieces by small ones first,
@@ -94,7 +87,7 @@ impl History {
 
     /// The bonus for a cutoff at `depth`: deeper cutoffs save more work.
     pub fn bonus(depth: Depth) -> i32 {
-        (depth * depth * 16).min(HISTORY_MAX)
+        (depth * depth * history_bonus_scale()).min(HISTORY_MAX)
     }
 
     pub fn clear(&mut self) {

@@ -10,7 +10,7 @@ use super::limits::{IterationInfo, Limits, Reporter, SearchOutcome, MAX_DEPTH};
 use super::time;
 use super::worker::Worker;
 use crate::params::{
-    ASPIRATION_GROWTH_PERCENT, ASPIRATION_MIN_DEPTH, ASPIRATION_WINDOW, HELPER_SKIP_PHASE,
+    aspiration_growth_percent, aspiration_min_depth, aspiration_window, HELPER_SKIP_PHASE,
     HELPER_SKIP_SIZE,
 };
 use crate::position::{child_key, Game, Key};
@@ -230,9 +230,9 @@ impl<'a> RootSearch<'a> {
     /// bound reported) whenever the true score falls outside it.
     fn search_line(&mut self, depth: Depth, line: usize) {
         let previous = self.root_moves[line].previous_score;
-        let mut delta = ASPIRATION_WINDOW;
+        let mut delta = aspiration_window();
         let narrow = self.worker.config.aspiration_windows
-            && depth >= ASPIRATION_MIN_DEPTH
+            && depth >= aspiration_min_depth()
             && !previous.is_mate();
         let (mut alpha, mut beta) = if narrow {
             (previous - delta, previous + delta)
@@ -256,7 +256,7 @@ impl<'a> RootSearch<'a> {
             } else {
                 beta = Score((score.0 + delta).min(Score::INFINITE.0));
             }
-            delta = delta * ASPIRATION_GROWTH_PERCENT / 100;
+            delta = delta * aspiration_growth_percent() / 100;
         }
     }
 

@@ -5,15 +5,17 @@
 use shakmaty::attacks::{bishop_attacks, rook_attacks};
 use shakmaty::{Bitboard, Chess, Color, Move, Position, Role};
 
+use crate::params::{see_bishop, see_knight, see_pawn, see_queen, see_rook, SEE_KING};
+
 /// Exchange values (only their order and rough ratios matter).
-const fn value(role: Role) -> i32 {
+fn value(role: Role) -> i32 {
     match role {
-        Role::Pawn => 100,
-        Role::Knight => 320,
-        Role::Bishop => 330,
-        Role::Rook => 500,
-        Role::Queen => 950,
-        Role::King => 20_000,
+        Role::Pawn => see_pawn(),
+        Role::Knight => see_knight(),
+        Role::Bishop => see_bishop(),
+        Role::Rook => see_rook(),
+        Role::Queen => see_queen(),
+        Role::King => SEE_KING,
     }
 }
 

@@ -47,12 +47,13 @@ impl TimeBudget {
             .time
             .saturating_sub(overhead)
             .max(Duration::from_millis(1));
-        let moves_to_go = clock.moves_to_go.unwrap_or(DEFAULT_MOVES_TO_GO).max(1);
-        let increment = clock.increment * INCREMENT_USE_PERCENT / 100;
+        let moves_to_go = clock.moves_to_go.unwrap_or(default_moves_to_go()).max(1);
+        let increment = clock.increment * increment_use_percent() / 100;
         let mut soft = left / moves_to_go + increment;
-        let mut hard = (soft * HARD_LIMIT_SOFT_MULTIPLE).min(left * HARD_LIMIT_MAX_PERCENT / 100);
+        let mut hard =
+            (soft * hard_limit_soft_multiple()).min(left * hard_limit_max_percent() / 100);
         if moves_to_go == 1 {
-            hard = left * (100 - LAST_MOVE_RESERVE_PERCENT) / 100;
+            hard = left * (100 - last_move_reserve_percent()) / 100;
         }
         if legal_moves == 1 {
             // Nothing to think about: answer as soon as a move (and a ponder move) is known.
@@ -74,7 +75,7 @@ impl TimeBudget {
             return elapsed < self.hard;
         }
         let soft = (self.soft * scale_percent / 100).min(self.hard);
-        elapsed < soft * NEW_ITERATION_MAX_PERCENT / 100
+        elapsed < soft * new_iteration_max_percent() / 100
     }
 }
 
@@ -84,14 +85,14 @@ impl TimeBudget {
 /// `score_drop` is the previous iteration's score minus this one's.
 pub fn soft_scale_percent(stable_iterations: u32, score_drop: i32) -> u32 {
     let mut percent = if stable_iterations == 0 {
-        TM_UNSTABLE_PERCENT
-    } else if stable_iterations >= TM_STABLE_ITERATIONS {
-        TM_STABLE_PERCENT
+        tm_unstable_percent()
+    } else if stable_iterations >= tm_stable_iterations() {
+        tm_stable_percent()
     } else {
         100
     };
-    if score_drop >= TM_SCORE_DROP_CP {
-        percent += TM_SCORE_DROP_PERCENT;
+    if score_drop >= tm_score_drop_cp() {
+        percent += tm_score_drop_percent();
     }
     percent
 }
@@ -134,8 +135,8 @@ mod tests {
     #[test]
     fn unsettled_searches_get_more_time() {
         assert!(soft_scale_percent(0, 0) > soft_scale_percent(1, 0));
-        assert!(soft_scale_percent(1, 0) > soft_scale_percent(TM_STABLE_ITERATIONS, 0));
-        assert!(soft_scale_percent(2, TM_SCORE_DROP_CP) > soft_scale_percent(2, 0));
+        assert!(soft_scale_percent(1, 0) > soft_scale_percent(tm_stable_iterations(), 0));
+        assert!(soft_scale_percent(2, tm_score_drop_cp()) > soft_scale_percent(2, 0));
         // Whatever the scale, an iteration never starts past the hard limit.
         let b = TimeBudget {
             soft: Duration::from_millis(100),

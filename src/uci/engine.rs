@@ -173,6 +173,12 @@ impl Engine {
                 self.options.chess960 = on;
                 self.game.castling_mode = self.castling_mode();
             }
+            #[cfg(feature = "tune")]
+            Change::Tunable(name, value) => {
+                if let Err(e) = crate::params::set(name, value) {
+                    send_error(&e);
+                }
+            }
         }
     }
 

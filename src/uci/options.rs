@@ -37,7 +37,7 @@ impl Default for Options {
 
 /// The `option ...` lines of the `uci` answer.
 pub fn declarations() -> Vec<String> {
-    vec![
+    let mut lines = vec![
         format!("option name Hash type spin default {HASH_DEFAULT_MB} min 1 max {HASH_MAX_MB}"),
         "option name Clear Hash type button".to_string(),
         format!("option name Threads type spin default 1 min 1 max {THREADS_MAX}"),
@@ -47,7 +47,17 @@ pub fn declarations() -> Vec<String> {
         ),
         "option name Ponder type check default false".to_string(),
         "option name UCI_Chess960 type check default false".to_string(),
-    ]
+    ];
+    // The tuning build offers every search parameter (src/params.rs) for SPSA to set.
+    if cfg!(feature = "tune") {
+        lines.extend(crate::params::TUNABLES.iter().map(|t| {
+            format!(
+                "option name {} type spin default {} min {} max {}",
+                t.name, t.default, t.min, t.max
+            )
+        }));
+    }
+    lines
 }
 
 /// A `setoption` that passed checking, ready to apply.
@@ -60,6 +70,9 @@ pub enum Change {
     MoveOverhead(u64),
     Ponder(bool),
     Chess960(bool),
+    /// A search parameter of the tuning build (`--features tune`), by name.
+    #[cfg(feature = "tune")]
+    Tunable(&'static str, i32),
 }
 
 fn spin<T: std::str::FromStr + PartialOrd + std::fmt::Display>(
@@ -97,6 +110,12 @@ pub fn parse_change(name: &str, value: Option<&str>) -> Result<Change, String> {
         "move overhead" => spin(name, value, 0, MOVE_OVERHEAD_MAX_MS).map(Change::MoveOverhead),
         "ponder" => check(name, value).map(Change::Ponder),
         "uci_chess960" => check(name, value).map(Change::Chess960),
+        #[cfg(feature = "tune")]
+        lower => match crate::params::TUNABLES.iter().find(|t| t.name == lower) {
+            Some(t) => spin(name, value, t.min, t.max).map(|v| Change::Tunable(t.name, v)),
+            None => Err(format!("no such option '{name}'")),
+        },
+        #[cfg(not(feature = "tune"))]
         _ => Err(format!("no such option '{name}'")),
     }
 }
@@ -129,6 +148,19 @@ mod tests {
         assert!(parse_change("Threads", Some("0")).is_err());
         assert!(parse_change("Threads", Some("1025")).is_err());
         assert!(parse_change("Threads", None).is_err());
+    }
+
+    #[test]
+    fn search_parameters_are_options_only_in_the_tuning_build() {
+        let offered = parse_change("rfp_margin", Some("70")).is_ok();
+        assert_eq!(offered, cfg!(feature = "tune"));
+        let declared = declarations()
+            .iter()
+            .any(|l| l.contains("name rfp_margin "));
+        assert_eq!(declared, cfg!(feature = "tune"));
+        if cfg!(feature = "tune") {
+            assert!(parse_change("rfp_margin", Some("1000")).is_err());
+        }
     }
 
     #[test]
