@@ -1,10 +1,14 @@
 //! A game: the root position, how it was reached (for repetition), and the castling notation;
 //! and [`read_fen`], the one FEN reader of the engine and its tools.
 
+use shakmaty::attacks::{self, bishop_attacks, rook_attacks};
 use shakmaty::fen::Fen;
 use shakmaty::uci::UciMove;
 use shakmaty::zobrist::{Zobrist64, ZobristValue};
-use shakmaty::{CastlingMode, Chess, EnPassantMode, Move, Position, PositionError};
+use shakmaty::{
+    Bitboard, CastlingMode, Chess, EnPassantMode, Move, Piece, Position, PositionError, Role,
+    Square,
+};
 
 /// How much of what shakmaty refuses in a FEN [`read_fen`] accepts.
 ///
@@ -81,6 +85,57 @@ pub fn null_move(pos: &Chess, key: Key) -> Option<(Chess, Key)> {
     }
     let child = pos.clone().swap_turn().ok()?;
     Some((child, k.0))
+}
+
+/// Whether the legal move `m` gives check: exactly `is_check()` of the position after it, read
+/// from the attack tables without playing the move, so the search need not copy and play the
+/// moves it prunes. A move checks directly (the piece it puts on `to`, promoted if so, attacks
+/// the king) or by discovery (a slider of ours sees the king through a square the move
+/// empties). `pos` must be legal as [`read_fen`] makes it: the side not to move is not in
+/// check, so no other piece of ours attacks the king already. Castling, rare in a search,
+/// is played on a copy.
+#[inline]
+pub fn gives_check(pos: &Chess, m: &Move) -> bool {
+    let board = pos.board();
+    let us = pos.turn();
+    let Some(king) = board.king_of(!us) else {
+        return false;
+    };
+    // The piece the move puts on `to`, and the squares it empties: `from`, and the pawn taken
+    // en passant.
+    let (role, from, to, emptied) = match *m {
+        Move::Normal {
+            role,
+            from,
+            to,
+            promotion,
+            ..
+        } => (promotion.unwrap_or(role), from, to, Bitboard::from(from)),
+        Move::EnPassant { from, to } => {
+            let taken = Square::from_coords(to.file(), from.rank());
+            (Role::Pawn, from, to, Bitboard::from(from) | taken)
+        }
+        Move::Castle { .. } | Move::Put { .. } => {
+            let mut child = pos.clone();
+            child.play_unchecked(*m);
+            return child.is_check();
+        }
+    };
+    let occupied = (board.occupied() & !emptied) | to;
+    if attacks::attacks(to, Piece { color: us, role }, occupied).contains(king) {
+        return true;
+    }
+    // A discovery needs an emptied square on a line through the king; it is given by a slider
+    // of ours that stayed where it was (the moved piece was looked at above).
+    if emptied
+        .into_iter()
+        .all(|sq| attacks::ray(king, sq).is_empty())
+    {
+        return false;
+    }
+    let ours = board.by_color(us) & !Bitboard::from(from);
+    (rook_attacks(king, occupied) & board.rooks_and_queens() & ours).any()
+        || (bishop_attacks(king, occupied) & board.bishops_and_queens() & ours).any()
 }
 
 /// The position to search and the keys of the positions played before it.
