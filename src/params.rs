@@ -133,6 +133,25 @@ tunables! {
     /// Quiet moves always searched, besides `depth * depth`.
     lmp_base: i32 = 3, 0..=12, step 1;
 
+    /// A quiet move's history (butterfly plus continuation) reduces it one ply less per this
+    /// much (history-adjusted LMR; more for moves with a bad history).
+    lmr_history_divisor: i32 = 256, 32..=4096, step 32;
+
+    // History pruning: at depth `history_pruning_max_depth` or less, quiet moves whose
+    // history is below `-history_pruning_margin * depth` are skipped.
+    /// Deepest node pruned.
+    history_pruning_max_depth: i32 = 3, 1..=8, step 1;
+    /// Margin per ply, in history units (a cutoff at depth d earns `history_bonus_scale * d * d`).
+    history_pruning_margin: i32 = 128, 16..=2048, step 16;
+
+    // Singular extensions: at depth `se_min_depth` or more, the table's move is extended when
+    // the node searched without it at half depth stays below the stored score minus
+    // `se_margin * depth`.
+    /// Shallowest node tested.
+    se_min_depth: i32 = 7, 4..=12, step 1;
+    /// Margin per ply, in centipawns.
+    se_margin: i32 = 2, 1..=8, step 1;
+
     // Internal iterative reduction.
     /// Shallowest node searched one ply shallower for lack of a table move.
     iir_min_depth: i32 = 4, 2..=10, step 1;

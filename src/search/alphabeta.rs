@@ -5,7 +5,7 @@ use arrayvec::ArrayVec;
 use shakmaty::{Chess, Move, Position};
 
 use super::config::TtPolicy;
-use super::ordering::{is_tactical, History, MovePicker};
+use super::ordering::{is_tactical, Continuation, Heuristics, History, MovePicker, PieceTo};
 use super::worker::Worker;
 use crate::eval::evaluate;
 #[cfg(not(feature = "tune"))]
@@ -13,8 +13,16 @@ use std::sync::OnceLock;
 
 use crate::params::*;
 use crate::position::{child_key, gives_check, null_move, Key};
-use crate::tt::PackedMove;
+use crate::tt::{Hit, PackedMove};
 use crate::types::{Bound, Depth, Ply, Score, MAX_PLY};
+
+/// What the singular-extension search (step 8a) decided about the table's move.
+enum Singular {
+    /// Search it this many plies deeper (negative: shallower).
+    Extend(Depth),
+    /// The node fails high with this score without searching further.
+    MultiCut(Score),
+}
 
 /// What the move loop needs to know of its node, fixed once the node's own pruning is done.
 #[derive(Clone, Copy)]
@@ -24,6 +32,11 @@ struct Node {
     /// An open window: the node is on the principal variation.
     pv_node: bool,
     in_check: bool,
+    /// The static evaluation is above the one two plies before (our previous move helped).
+    improving: bool,
+    /// The evaluation before correction (`-INFINITE` in check), which correction history
+    /// learns from.
+    raw_eval: Score,
 }
 
 impl Worker<'_> {
@@ -44,7 +57,7 @@ impl Worker<'_> {
             return Score::DRAW;
         }
         if depth <= 0 {
-            return self.quiescence(pos, ply, alpha, beta);
+            return self.quiescence(pos, key, ply, alpha, beta);
         }
         self.count_node(ply);
         if self.stopped {
@@ -57,16 +70,26 @@ impl Worker<'_> {
         // with a null window, only to learn whether it beats alpha.
         let pv_node = beta.0 - alpha.0 > 1;
 
+        // A singular-extension search of this node leaves one move out (step 8a): the table
+        // holds the full node's result, which neither settles nor may be replaced by it.
+        let excluded = self.stack[ply].excluded;
+
         // Step 2: the transposition table may settle the node at once.
-        let tt_move = match self.probe_table(key, depth, ply, alpha, beta, pv_node) {
-            Ok(tt_move) => tt_move,
-            Err(settled) => return settled,
+        let tt_hit = if excluded.is_some() {
+            None
+        } else {
+            match self.probe_table(key, depth, ply, alpha, beta, pv_node) {
+                Ok(hit) => hit,
+                Err(settled) => return settled,
+            }
         };
+        let tt_move = tt_hit.map_or(PackedMove::NONE, |hit| hit.mv);
 
         // Step 3 (+29.0 ± 17.5): internal iterative reduction, where no table move guides
         // the ordering.
         let depth = if self.config.internal_iterative_reduction
             && tt_move.is_none()
+            && excluded.is_none()
             && depth >= iir_min_depth()
         {
             depth - 1
@@ -75,10 +98,16 @@ impl Worker<'_> {
         };
 
         let in_check = pos.is_check();
-        let static_eval = if in_check {
+        let raw_eval = if in_check {
             -Score::INFINITE
         } else {
             evaluate(pos)
+        };
+        // Step 3b: the evaluation corrected by what the search learnt about these pawns.
+        let static_eval = if self.config.correction_history && !in_check {
+            self.history.correction.correct(pos, raw_eval)
+        } else {
+            raw_eval
         };
         self.stack[ply].static_eval = static_eval;
 
@@ -87,9 +116,14 @@ impl Worker<'_> {
             ply,
             pv_node,
             in_check,
+            improving: self.config.improving
+                && !in_check
+                && ply >= 2
+                && static_eval > self.stack[ply - 2].static_eval,
+            raw_eval,
         };
         // Step 4 (+32.4 ± 18.7): reverse futility pruning.
-        if self.reverse_futility_cuts(&node, beta) {
+        if excluded.is_none() && self.reverse_futility_cuts(&node, beta) {
             return static_eval;
         }
 
@@ -103,6 +137,7 @@ impl Worker<'_> {
             && static_eval >= beta
             && !beta.is_mate()
             && !self.stack[ply].null_moved
+            && excluded.is_none()
             && has_pieces(pos)
         {
             if let Some(score) = self.null_move_search(pos, key, depth, ply, beta) {
@@ -110,11 +145,11 @@ impl Worker<'_> {
             }
         }
 
-        self.search_moves(pos, key, node, alpha, beta, tt_move)
+        self.search_moves(pos, key, node, alpha, beta, tt_hit)
     }
 
     /// Step 2: probes the table. `Err(score)` when a deep enough entry settles the node (never
-    /// at PV nodes, where it would cut the principal variation short), else the table's move.
+    /// at PV nodes, where it would cut the principal variation short), else what it found.
     fn probe_table(
         &mut self,
         key: Key,
@@ -123,10 +158,10 @@ impl Worker<'_> {
         alpha: Score,
         beta: Score,
         pv_node: bool,
-    ) -> Result<PackedMove, Score> {
+    ) -> Result<Option<Hit>, Score> {
         self.stats.tt_probes += 1;
         let Some(hit) = self.tt.probe(key, ply) else {
-            return Ok(PackedMove::NONE);
+            return Ok(None);
         };
         self.stats.tt_hits += 1;
         let deep_enough = match self.config.tt_policy {
@@ -144,7 +179,7 @@ impl Worker<'_> {
                 return Err(hit.score);
             }
         }
-        Ok(hit.mv)
+        Ok(Some(hit))
     }
 
     /// Step 5: passes and searches the opponent's reply at a reduced depth with a null window
@@ -161,6 +196,7 @@ impl Worker<'_> {
         let reduction = nmp_base_reduction() + depth / nmp_depth_divisor();
         let floor = std::mem::replace(&mut self.repetition_floor, self.keys.len());
         self.keys.push(null_key);
+        self.stack[ply].moved = None;
         self.stack[ply + 1].null_moved = true;
         let score = -self.alpha_beta(
             &null,
@@ -189,59 +225,69 @@ impl Worker<'_> {
         node: Node,
         mut alpha: Score,
         beta: Score,
-        tt_move: PackedMove,
+        tt_hit: Option<Hit>,
     ) -> Score {
         let Node { depth, ply, .. } = node;
-        let moves = pos.legal_moves();
-        if moves.is_empty() {
-            return if node.in_check {
-                Score::mated_in(ply)
-            } else {
-                Score::DRAW
-            };
-        }
-        // Fifty moves without capture or pawn move; checked after mate, which takes precedence.
-        if pos.halfmoves() >= 100 {
-            return Score::DRAW;
-        }
-
+        let tt_move = tt_hit.map_or(PackedMove::NONE, |hit| hit.mv);
+        let excluded = self.stack[ply].excluded;
         let side = pos.turn();
-        // Step 6 (SEE: +167.7 ± 38.9, with quiescence SEE pruning): ordering (table move,
-        // SEE-ordered captures, killers, history).
-        let picker = MovePicker::new(
-            pos,
-            moves,
-            tt_move,
-            self.stack[ply].killers.get(),
-            self.history,
-            self.config.see_ordering,
-        );
+        let continuation = self.continuation(ply);
+        let picker = match self.order_moves(pos, &node, tt_move, continuation) {
+            Ok(picker) => picker,
+            Err(score) => return score,
+        };
         let mut best = -Score::INFINITE;
         let mut best_move: Option<Move> = None;
         let mut quiets: ArrayVec<Move, QUIETS_REMEMBERED> = ArrayVec::new();
+        let mut captures: ArrayVec<Move, QUIETS_REMEMBERED> = ArrayVec::new();
 
         let mut quiets_searched: Depth = 0;
         for (index, m) in picker.enumerate() {
+            if excluded == Some(m) {
+                continue;
+            }
             let quiet = !is_tactical(&m);
             // Read from the attack tables: a pruned move is never copied and played.
             let gives_check = gives_check(pos, &m);
+            let history = if quiet && self.uses_quiet_history() {
+                let context = self.config.continuation_history.then_some(&continuation);
+                self.history.quiet_score(side, &m, context)
+            } else {
+                0
+            };
             // Step 7 (+108.9 ± 35.3): futility and late-move pruning of quiet moves that do
             // not give check (checks are how sacrifices pay off).
-            if quiet && !gives_check && self.skips_quiet(&node, quiets_searched, best, alpha) {
+            if quiet
+                && !gives_check
+                && self.skips_quiet(&node, quiets_searched, best, alpha, history)
+            {
                 continue;
             }
             if quiet {
                 quiets_searched += 1;
             }
+            // Step 8a: singular extension: the table's move, when every other move falls well
+            // short of its stored score, is searched a ply deeper; multi-cut when even the
+            // others reach beta.
+            let mut extension = 0;
+            if let Some(hit) = tt_hit.filter(|_| index == 0 && tt_move.matches(m)) {
+                match self.singular(pos, key, &node, &hit, m, beta) {
+                    Singular::Extend(plies) => extension = plies,
+                    Singular::MultiCut(score) => return score,
+                }
+            }
             let mut child = pos.clone();
             child.play_unchecked(m);
             let child_key = child_key(pos, key, m, &child);
             self.keys.push(child_key);
-            // Step 8 (off: +3.1 ± 25.0, inconclusive): check extension.
-            let extension = Depth::from(self.config.check_extension && gives_check);
+            self.stack[ply].moved = Some(PieceTo::of(side, &m));
+            // Step 8b (off: +3.1 ± 25.0, inconclusive): check extension.
+            if extension == 0 && self.config.check_extension && gives_check {
+                extension = 1;
+            }
             // Step 9 (+43.8 ± 22.4 for LMR, +30.4 ± 18.0 for PVS): reduced null-window
             // search of late quiet moves, re-searched when they beat alpha.
-            let reduction = self.reduction(&node, index, quiet, gives_check);
+            let reduction = self.reduction(&node, index, quiet, gives_check, history);
             let score = self.principal_variation_search(
                 &child,
                 child_key,
@@ -264,51 +310,204 @@ impl Worker<'_> {
                     best_move = Some(m);
                     self.pv.update(ply, m);
                     if score >= beta {
-                        self.on_beta_cutoff(index, m, side, depth, ply, &quiets);
+                        self.on_beta_cutoff(index, m, side, depth, ply, &quiets, &captures);
                         break;
                     }
                 }
             }
             if quiet {
                 let _ = quiets.try_push(m);
+            } else {
+                let _ = captures.try_push(m);
             }
         }
 
-        let bound = Bound::of(best, beta, best_move.is_some());
-        self.tt.store(key, ply, depth, best, bound, best_move);
+        if excluded.is_none() {
+            let bound = Bound::of(best, beta, best_move.is_some());
+            self.tt.store(key, ply, depth, best, bound, best_move);
+            self.learn_correction(pos, &node, best, bound, best_move);
+        }
         best
     }
 
+    /// Step 3b's learning: the searched value against the raw evaluation, where the value
+    /// means something about the evaluation (not in check, no capture decided it) and its
+    /// bound points the way of the error.
+    fn learn_correction(
+        &mut self,
+        pos: &Chess,
+        node: &Node,
+        best: Score,
+        bound: Bound,
+        best_move: Option<Move>,
+    ) {
+        if !self.config.correction_history
+            || node.in_check
+            || best.is_mate()
+            || best_move.is_some_and(|m| is_tactical(&m))
+        {
+            return;
+        }
+        let static_eval = self.stack[node.ply].static_eval;
+        let agrees = match bound {
+            Bound::Exact => true,
+            Bound::Lower => best > static_eval,
+            Bound::Upper => best < static_eval,
+        };
+        if agrees {
+            self.history
+                .correction
+                .update(pos, node.depth, node.raw_eval, best);
+        }
+    }
+
+    /// Step 8a: whether the table's move `m` is singular: searched without it, at half the
+    /// depth, the node stays below `singular_beta`, a margin under the stored score. Then `m`
+    /// is extended. If the other moves reach
+    /// `singular_beta` and that is at least beta, several moves cut: the node fails high
+    /// (multi-cut). If they reach it and the stored score is at least beta, `m` is likely
+    /// not the only good move: it is searched a ply shallower (negative extension).
+    fn singular(
+        &mut self,
+        pos: &Chess,
+        key: Key,
+        node: &Node,
+        hit: &Hit,
+        m: Move,
+        beta: Score,
+    ) -> Singular {
+        let depth = node.depth;
+        if !self.config.singular_extensions
+            || node.ply == 0
+            || depth < se_min_depth()
+            || self.stack[node.ply].excluded.is_some()
+            || hit.bound == Bound::Upper
+            || hit.depth < depth - 3
+            || hit.score.is_mate()
+        {
+            return Singular::Extend(0);
+        }
+        let singular_beta = hit.score - se_margin() * depth;
+        self.stack[node.ply].excluded = Some(m);
+        let score = self.alpha_beta(
+            pos,
+            key,
+            (depth - 1) / 2,
+            node.ply,
+            singular_beta - 1,
+            singular_beta,
+        );
+        self.stack[node.ply].excluded = None;
+        if self.stopped {
+            return Singular::Extend(0);
+        }
+        if score < singular_beta {
+            Singular::Extend(1)
+        } else if singular_beta >= beta {
+            Singular::MultiCut(singular_beta)
+        } else if hit.score >= beta {
+            Singular::Extend(-1)
+        } else {
+            Singular::Extend(0)
+        }
+    }
+
+    /// Step 6 (SEE: +167.7 ± 38.9, with quiescence SEE pruning): the legal moves in order
+    /// (table move, SEE-ordered captures, killers, history), or `Err` with the node's value
+    /// when there is none (mate, stalemate) or the fifty-move rule ends the game.
+    fn order_moves(
+        &self,
+        pos: &Chess,
+        node: &Node,
+        tt_move: PackedMove,
+        continuation: Continuation,
+    ) -> Result<MovePicker, Score> {
+        let moves = pos.legal_moves();
+        if moves.is_empty() {
+            return Err(if node.in_check {
+                Score::mated_in(node.ply)
+            } else {
+                Score::DRAW
+            });
+        }
+        // Fifty moves without capture or pawn move; checked after mate, which takes precedence.
+        if pos.halfmoves() >= 100 {
+            return Err(Score::DRAW);
+        }
+        Ok(MovePicker::new(
+            pos,
+            moves,
+            tt_move,
+            self.stack[node.ply].killers.get(),
+            Heuristics {
+                history: self.history,
+                continuation: self.config.continuation_history.then_some(continuation),
+                capture_history: self.config.capture_history,
+                see_ordering: self.config.see_ordering,
+            },
+        ))
+    }
+
     /// Step 4: whether the static evaluation is so far above beta that a shallow search would
-    /// not come back down.
+    /// not come back down (a ply's margin less when improving).
     #[inline]
     fn reverse_futility_cuts(&self, node: &Node, beta: Score) -> bool {
+        let depth = node.depth - Depth::from(node.improving);
         self.config.reverse_futility_pruning
             && !node.pv_node
             && !node.in_check
             && node.depth <= rfp_max_depth()
             && !beta.is_mate()
-            && self.stack[node.ply].static_eval - rfp_margin() * node.depth >= beta
+            && self.stack[node.ply].static_eval - rfp_margin() * depth >= beta
+    }
+
+    /// Whether a quiet move's history is read in the move loop (for pruning or reductions).
+    #[inline]
+    fn uses_quiet_history(&self) -> bool {
+        self.config.history_pruning || self.config.history_reductions
     }
 
     /// Step 7: whether a quiet, non-checking move is skipped: near the leaves, once a move has
-    /// kept us off a mate, after enough quiet moves (LMP) or too far below alpha (futility).
+    /// kept us off a mate, after enough quiet moves (LMP; half as many when not improving),
+    /// too far below alpha (futility), or with too bad a history (history pruning).
     #[inline]
-    fn skips_quiet(&self, node: &Node, quiets_searched: Depth, best: Score, alpha: Score) -> bool {
+    fn skips_quiet(
+        &self,
+        node: &Node,
+        quiets_searched: Depth,
+        best: Score,
+        alpha: Score,
+        history: i32,
+    ) -> bool {
         let depth = node.depth;
+        let mut late_moves = lmp_base() + depth * depth;
+        if self.config.improving && !node.improving {
+            late_moves /= 2;
+        }
         self.config.futility_and_late_move_pruning
             && !node.pv_node
             && !node.in_check
             && best > -Score::MATE_BOUND
-            && ((depth <= lmp_max_depth() && quiets_searched >= lmp_base() + depth * depth)
+            && ((depth <= lmp_max_depth() && quiets_searched >= late_moves)
                 || (depth <= fp_max_depth()
-                    && self.stack[node.ply].static_eval + fp_base() + fp_margin() * depth <= alpha))
+                    && self.stack[node.ply].static_eval + fp_base() + fp_margin() * depth <= alpha)
+                || (self.config.history_pruning
+                    && depth <= history_pruning_max_depth()
+                    && history < -history_pruning_margin() * depth))
     }
 
     /// Step 9: the late-move reduction of the move at `index` (none for the first moves,
-    /// tactical moves, checks and evasions; one ply less at PV nodes).
+    /// tactical moves, checks and evasions; one ply less at PV nodes, one more when not
+    /// improving, and less or more by the move's history).
     #[inline]
-    fn reduction(&self, node: &Node, index: usize, quiet: bool, gives_check: bool) -> Depth {
+    fn reduction(
+        &self,
+        node: &Node,
+        index: usize,
+        quiet: bool,
+        gives_check: bool,
+        history: i32,
+    ) -> Depth {
         let depth = node.depth;
         if self.config.late_move_reductions
             && depth >= lmr_min_depth()
@@ -317,7 +516,14 @@ impl Worker<'_> {
             && quiet
             && !gives_check
         {
-            (late_move_reduction(depth, index) - i32::from(node.pv_node)).clamp(0, depth - 2)
+            let mut r = late_move_reduction(depth, index) - i32::from(node.pv_node);
+            if self.config.improving && !node.improving {
+                r += 1;
+            }
+            if self.config.history_reductions {
+                r -= history / lmr_history_divisor();
+            }
+            r.clamp(0, depth - 2)
         } else {
             0
         }
@@ -360,7 +566,10 @@ impl Worker<'_> {
         }
     }
 
-    /// Counts the cutoff and teaches the ordering heuristics about it.
+    /// Counts the cutoff and teaches the ordering heuristics about it: the move that cut earns
+    /// a bonus, the moves of its kind tried before it lose as much (and a quiet cut also
+    /// punishes the captures tried before it, which did not cut).
+    #[allow(clippy::too_many_arguments)]
     fn on_beta_cutoff(
         &mut self,
         index: usize,
@@ -369,14 +578,29 @@ impl Worker<'_> {
         depth: Depth,
         ply: Ply,
         quiets_before: &[Move],
+        captures_before: &[Move],
     ) {
         self.stats.count_cutoff(index);
+        let bonus = History::bonus(depth);
         if !is_tactical(&m) {
             self.stack[ply].killers.add(m);
-            let bonus = History::bonus(depth);
             self.history.update(side, &m, bonus);
             for q in quiets_before {
                 self.history.update(side, q, -bonus);
+            }
+            if self.config.continuation_history {
+                let context = self.continuation(ply);
+                self.history.update_continuation(side, &m, &context, bonus);
+                for q in quiets_before {
+                    self.history.update_continuation(side, q, &context, -bonus);
+                }
+            }
+        } else if self.config.capture_history {
+            self.history.update_capture(side, &m, bonus);
+        }
+        if self.config.capture_history {
+            for c in captures_before {
+                self.history.update_capture(side, c, -bonus);
             }
         }
     }

@@ -42,6 +42,30 @@ pub struct SearchConfig {
     pub quiescence_see_pruning: bool,
     /// Step 7 (+108.9 ± 35.3, 290 games): futility and late-move pruning of quiet moves.
     pub futility_and_late_move_pruning: bool,
+    /// Step 6b: quiet moves are also ordered by their history after each of the two moves
+    /// before them (continuation history). Not yet proven: off.
+    pub continuation_history: bool,
+    /// Step 6c: captures are also ordered by their own history (by piece, square and victim),
+    /// in the main search and in quiescence. Not yet proven: off.
+    pub capture_history: bool,
+    /// An `improving` flag (the static evaluation is above the one two plies before) widens
+    /// RFP's margin by a ply, halves LMP's count and adds a ply of LMR when false. Not yet
+    /// proven: off.
+    pub improving: bool,
+    /// Step 7b: quiet moves with a bad history are skipped near the leaves. Not yet proven: off.
+    pub history_pruning: bool,
+    /// Step 9b: LMR reduces quiet moves with a good history less, with a bad one more. Not
+    /// yet proven: off.
+    pub history_reductions: bool,
+    /// Quiescence probes the table (any entry may settle it) and stores its results at depth
+    /// 0. Not yet proven: off.
+    pub quiescence_tt: bool,
+    /// Step 3b: the static evaluation is corrected by the errors the search found in it for
+    /// the same pawn structure (correction history). Not yet proven: off.
+    pub correction_history: bool,
+    /// Step 8a: singular extensions, with multi-cut and negative extensions. Not yet proven:
+    /// off.
+    pub singular_extensions: bool,
     /// Step 8: one ply more for moves that give check. Not proven (two SPRTs stopped
     /// inconclusive: +10.4 ± 20.7 in 634 games, +3.1 ± 25.0 in 448), so off by default.
     pub check_extension: bool,
@@ -69,6 +93,14 @@ impl Default for SearchConfig {
             see_ordering: true,
             quiescence_see_pruning: true,
             futility_and_late_move_pruning: true,
+            continuation_history: false,
+            capture_history: false,
+            improving: false,
+            history_pruning: false,
+            history_reductions: false,
+            quiescence_tt: false,
+            correction_history: false,
+            singular_extensions: false,
             check_extension: false,
             late_move_reductions: true,
             aspiration_windows: true,
@@ -93,6 +125,11 @@ impl SearchConfig {
             null_move_pruning: false,
             quiescence_see_pruning: false,
             futility_and_late_move_pruning: false,
+            history_pruning: false,
+            history_reductions: false,
+            quiescence_tt: false,
+            correction_history: false,
+            singular_extensions: false,
             check_extension: false,
             late_move_reductions: false,
             ..SearchConfig::default()

@@ -7,6 +7,7 @@
 mod alphabeta;
 mod config;
 mod control;
+mod correction;
 mod limits;
 pub mod ordering;
 pub mod pv;
@@ -116,9 +117,16 @@ impl Searcher {
     /// generation keeps only such quiet positions).
     pub fn quiescence(&mut self, pos: &Chess) -> Score {
         let control = Control::default();
-        let keys = vec![full_key(pos)];
-        let mut worker = Worker::new(&self.tt, &mut self.history, &control, keys, self.config);
-        worker.quiescence(pos, 0, -Score::INFINITE, Score::INFINITE)
+        let key = full_key(pos);
+        // Without the table or the eval corrections: the value must not depend on what
+        // earlier searches left behind.
+        let config = SearchConfig {
+            quiescence_tt: false,
+            correction_history: false,
+            ..self.config
+        };
+        let mut worker = Worker::new(&self.tt, &mut self.history, &control, vec![key], config);
+        worker.quiescence(pos, key, 0, -Score::INFINITE, Score::INFINITE)
     }
 
     /// Searches silently under `limits` and returns the result (for `bench`, `epd`, tests).

@@ -3,6 +3,7 @@
 
 use shakmaty::{Chess, Color, Move, MoveList, Position, Role};
 
+use super::correction::CorrectionHistory;
 use super::see::see_at_least;
 
 use crate::params::*;
@@ -55,12 +56,64 @@ impl Killers {
     }
 }
 
-/// How often a quiet move (by side, from- and to-square) caused cutoffs, ageing as it goes.
-pub struct History(Box<[[[i32; 64]; 64]; 2]>);
+/// A piece of one colour arriving on a square (12 × 64 values): what the continuation and
+/// capture histories are keyed by, since "a knight to f5" means more than "g3 to f5".
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct PieceTo(u16);
+
+/// The number of [`PieceTo`] values.
+const PIECE_TO: usize = 12 * 64;
+
+impl PieceTo {
+    #[inline]
+    pub fn of(side: Color, m: &Move) -> PieceTo {
+        let piece = side as usize * 6 + (m.role() as usize - 1);
+        PieceTo((piece * 64 + usize::from(m.to())) as u16)
+    }
+
+    #[inline]
+    fn index(self) -> usize {
+        usize::from(self.0)
+    }
+}
+
+/// The moves that led to a node, newest first: the opponent's last move and ours before it
+/// (`None` after a null move or near the root). Continuation history scores a quiet move by
+/// how well it answered the same moves elsewhere in the tree.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Continuation(pub [Option<PieceTo>; 2]);
+
+/// Moves a gravity entry towards `bonus`'s sign: `entry` stays within `HISTORY_MAX`, and
+/// old knowledge fades as new arrives.
+#[inline]
+fn gravity(entry: &mut i16, bonus: i32) {
+    let e = i32::from(*entry);
+    *entry = (e + bonus - e * bonus.abs() / HISTORY_MAX) as i16;
+}
+
+/// What the search learnt about moves, kept from one search to the next: how often a quiet
+/// move (by side, from- and to-square) caused cutoffs (the butterfly history), the same after
+/// each of the two moves before it (continuation history), and how often a capture (by piece,
+/// square and victim) did (capture history). Every value ages by gravity.
+pub struct History {
+    quiet: Box<[[[i32; 64]; 64]; 2]>,
+    /// Indexed by the earlier move's [`PieceTo`], then this move's.
+    continuation: Box<[[i16; PIECE_TO]]>,
+    /// Indexed by the capture's [`PieceTo`], then the victim's role (0: none, a promotion).
+    capture: Box<[[i16; 7]]>,
+    /// Not about moves, but learnt and kept the same way: the evaluation's errors.
+    pub correction: CorrectionHistory,
+}
 
 impl Default for History {
     fn default() -> Self {
-        History(Box::new([[[0; 64]; 64]; 2]))
+        // Built on the heap: the continuation table (1.2 MB) would not fit a test thread's stack.
+        History {
+            quiet: Box::new([[[0; 64]; 64]; 2]),
+            continuation: vec![[0; PIECE_TO]; PIECE_TO].into_boxed_slice(),
+            capture: vec![[0; 7]; PIECE_TO].into_boxed_slice(),
+            correction: CorrectionHistory::default(),
+        }
     }
 }
 
@@ -68,13 +121,34 @@ impl History {
     #[inline]
     fn slot(&mut self, side: Color, m: &Move) -> &mut i32 {
         let from = m.from().map_or(0, usize::from);
-        &mut self.0[side as usize][from][usize::from(m.to())]
+        &mut self.quiet[side as usize][from][usize::from(m.to())]
     }
 
+    /// The butterfly history of a quiet move.
     #[inline]
     pub fn get(&self, side: Color, m: &Move) -> i32 {
         let from = m.from().map_or(0, usize::from);
-        self.0[side as usize][from][usize::from(m.to())]
+        self.quiet[side as usize][from][usize::from(m.to())]
+    }
+
+    /// A quiet move's ordering score: its butterfly history plus, with `continuation`, its
+    /// history after each of the moves that led here.
+    #[inline]
+    pub fn quiet_score(&self, side: Color, m: &Move, context: Option<&Continuation>) -> i32 {
+        let mut score = self.get(side, m);
+        if let Some(context) = context {
+            let to = PieceTo::of(side, m).index();
+            for prev in context.0.iter().flatten() {
+                score += i32::from(self.continuation[prev.index()][to]);
+            }
+        }
+        score
+    }
+
+    /// A capture's (or promotion's) history.
+    #[inline]
+    pub fn capture_score(&self, side: Color, m: &Move) -> i32 {
+        i32::from(self.capture[PieceTo::of(side, m).index()][victim_index(m)])
     }
 
     /// Rewards (positive `bonus`) or punishes a move; the "gravity" term keeps values within
@@ -85,13 +159,69 @@ impl History {
         *h += bonus - *h * bonus.abs() / HISTORY_MAX;
     }
 
+    /// Rewards or punishes a quiet move after the moves in `context`.
+    pub fn update_continuation(
+        &mut self,
+        side: Color,
+        m: &Move,
+        context: &Continuation,
+        bonus: i32,
+    ) {
+        let bonus = bonus.clamp(-HISTORY_MAX, HISTORY_MAX);
+        let to = PieceTo::of(side, m).index();
+        for prev in context.0.iter().flatten() {
+            gravity(&mut self.continuation[prev.index()][to], bonus);
+        }
+    }
+
+    /// Rewards or punishes a capture or promotion.
+    pub fn update_capture(&mut self, side: Color, m: &Move, bonus: i32) {
+        let bonus = bonus.clamp(-HISTORY_MAX, HISTORY_MAX);
+        let slot = &mut self.capture[PieceTo::of(side, m).index()][victim_index(m)];
+        gravity(slot, bonus);
+    }
+
     /// The bonus for a cutoff at `depth`: deeper cutoffs save more work.
     pub fn bonus(depth: Depth) -> i32 {
         (depth * depth * history_bonus_scale()).min(HISTORY_MAX)
     }
 
     pub fn clear(&mut self) {
-        *self.0 = [[[0; 64]; 64]; 2];
+        *self.quiet = [[[0; 64]; 64]; 2];
+        self.continuation.fill([0; PIECE_TO]);
+        self.capture.fill([0; 7]);
+        self.correction.clear();
+    }
+}
+
+/// The capture history's victim index: the captured role (a pawn for en passant), 0 for none.
+#[inline]
+fn victim_index(m: &Move) -> usize {
+    match m {
+        Move::EnPassant { .. } => Role::Pawn as usize,
+        _ => m.capture().map_or(0, |r| r as usize),
+    }
+}
+
+/// How the move picker orders: which of the search's ordering steps are on.
+#[derive(Clone, Copy)]
+pub struct Heuristics<'a> {
+    pub history: &'a History,
+    /// The moves before this node, when continuation history is on.
+    pub continuation: Option<Continuation>,
+    /// Captures are ordered by capture history as well as MVV-LVA.
+    pub capture_history: bool,
+    pub see_ordering: bool,
+}
+
+/// A capture's sort key within its class (good or bad by SEE): MVV-LVA, and with
+/// `capture_history` its history, which may reorder captures of neighbouring victims.
+#[inline]
+fn capture_key(side: Color, m: &Move, history: &History, capture_history: bool) -> i32 {
+    if capture_history {
+        8 * mvv_lva(m) + history.capture_score(side, m) / 4
+    } else {
+        mvv_lva(m)
     }
 }
 
@@ -110,27 +240,27 @@ impl MovePicker {
         moves: MoveList,
         tt_move: PackedMove,
         killers: [Option<Move>; 2],
-        history: &History,
-        see_ordering: bool,
+        ordering: Heuristics<'_>,
     ) -> MovePicker {
         let side = pos.turn();
+        let history = ordering.history;
         let mut keys = [0; 256];
         for (key, m) in keys.iter_mut().zip(moves.iter()) {
             *key = if tt_move.matches(*m) {
                 ORDER_TT_MOVE
             } else if is_tactical(m) {
-                let base = if !see_ordering || see_at_least(pos, m, 0) {
+                let base = if !ordering.see_ordering || see_at_least(pos, m, 0) {
                     ORDER_GOOD_CAPTURE
                 } else {
                     ORDER_BAD_CAPTURE
                 };
-                base + mvv_lva(m)
+                base + capture_key(side, m, history, ordering.capture_history)
             } else if killers[0] == Some(*m) {
                 ORDER_FIRST_KILLER
             } else if killers[1] == Some(*m) {
                 ORDER_SECOND_KILLER
             } else {
-                history.get(side, m)
+                history.quiet_score(side, m, ordering.continuation.as_ref())
             };
         }
         MovePicker {
@@ -141,10 +271,26 @@ impl MovePicker {
     }
 
     /// Keeps only captures and promotions (to a queen: under-promotions are never better in
-    /// quiescence), ordered by MVV-LVA.
-    pub fn tactical(mut moves: MoveList) -> MovePicker {
+    /// quiescence), ordered by MVV-LVA, and by capture history when given one.
+    pub fn tactical(
+        pos: &Chess,
+        mut moves: MoveList,
+        capture_history: Option<&History>,
+    ) -> MovePicker {
         moves.retain(|m| m.is_capture() || m.promotion() == Some(Role::Queen));
-        MovePicker::by_mvv_lva(moves)
+        let Some(history) = capture_history else {
+            return MovePicker::by_mvv_lva(moves);
+        };
+        let side = pos.turn();
+        let mut keys = [0; 256];
+        for (key, m) in keys.iter_mut().zip(moves.iter()) {
+            *key = capture_key(side, m, history, true);
+        }
+        MovePicker {
+            moves,
+            keys,
+            next: 0,
+        }
     }
 
     /// Orders by MVV-LVA only (quiescence in check: every evasion).
@@ -210,8 +356,12 @@ mod tests {
             pos.legal_moves(),
             PackedMove::NONE,
             [None; 2],
-            &History::default(),
-            true,
+            Heuristics {
+                history: &History::default(),
+                continuation: None,
+                capture_history: false,
+                see_ordering: true,
+            },
         );
         let first = picker.next().unwrap();
         assert_eq!(first.to_string(), "e4xd5");
@@ -235,8 +385,12 @@ mod tests {
                 pos.legal_moves(),
                 PackedMove::NONE,
                 [None; 2],
-                &History::default(),
-                see_ordering,
+                Heuristics {
+                    history: &History::default(),
+                    continuation: None,
+                    capture_history: false,
+                    see_ordering,
+                },
             );
             let order: Vec<String> = picker.map(|m| m.to_string()).collect();
             let expected_at = if see_ordering { order.len() - 1 } else { 0 };
@@ -254,8 +408,12 @@ mod tests {
             moves,
             PackedMove::new(wanted),
             [None; 2],
-            &History::default(),
-            true,
+            Heuristics {
+                history: &History::default(),
+                continuation: None,
+                capture_history: false,
+                see_ordering: true,
+            },
         );
         assert_eq!(picker.next(), Some(wanted));
         assert_eq!(picker.count(), 19);

@@ -7,6 +7,7 @@ use std::time::Instant;
 use shakmaty::{Chess, Move, Position};
 
 use super::limits::{IterationInfo, Limits, Reporter, SearchOutcome, MAX_DEPTH};
+use super::ordering::PieceTo;
 use super::time;
 use super::worker::Worker;
 use crate::params::{
@@ -314,6 +315,7 @@ impl<'a> RootSearch<'a> {
             child.play_unchecked(m);
             let key = child_key(pos, game.root_key, m, &child);
             worker.keys.push(key);
+            worker.stack[0].moved = Some(PieceTo::of(pos.turn(), &m));
             let score = worker.principal_variation_search(
                 &child,
                 key,

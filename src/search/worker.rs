@@ -5,7 +5,7 @@ use std::sync::atomic::{AtomicU64, Ordering};
 
 use super::config::SearchConfig;
 use super::control::Control;
-use super::ordering::{History, Killers};
+use super::ordering::{Continuation, History, Killers, PieceTo};
 use super::pv::PvTable;
 use super::stats::Stats;
 use super::time::TimeBudget;
@@ -25,6 +25,11 @@ pub(super) struct Frame {
     /// Quiet moves that cut elsewhere at this ply during this search (the killer heuristic:
     /// per search and per ply, so they live here rather than with the history).
     pub killers: Killers,
+    /// The move being searched from this node (`None` for a null move): the continuation
+    /// history of the nodes below is keyed by it.
+    pub moved: Option<PieceTo>,
+    /// The move a singular-extension search of this node leaves out.
+    pub excluded: Option<shakmaty::Move>,
 }
 
 impl Default for Frame {
@@ -33,6 +38,8 @@ impl Default for Frame {
             null_moved: false,
             static_eval: -Score::INFINITE,
             killers: Killers::default(),
+            moved: None,
+            excluded: None,
         }
     }
 }
@@ -107,6 +114,19 @@ impl Worker<'_> {
     /// through the table.
     pub fn is_helper(&self) -> bool {
         self.thread_index > 0
+    }
+
+    /// The moves that led to the node at `ply`, for continuation history.
+    #[inline]
+    pub fn continuation(&self, ply: Ply) -> Continuation {
+        let back = |n: usize| {
+            if ply >= n {
+                self.stack[ply - n].moved
+            } else {
+                None
+            }
+        };
+        Continuation([back(1), back(2)])
     }
 
     /// Nodes searched by every thread so far (helpers' counts lag by up to a poll interval).
