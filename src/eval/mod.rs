@@ -11,6 +11,7 @@
 //! contribution.
 
 pub mod bits;
+pub mod cache;
 mod king;
 pub mod params;
 mod pawns;

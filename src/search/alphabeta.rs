@@ -7,7 +7,6 @@ use shakmaty::{Chess, Move, Position};
 use super::config::TtPolicy;
 use super::ordering::{is_tactical, History, MovePicker};
 use super::worker::Worker;
-use crate::eval::evaluate;
 #[cfg(not(feature = "tune"))]
 use std::sync::OnceLock;
 
@@ -51,7 +50,7 @@ impl Worker<'_> {
             return Score::ZERO;
         }
         if ply >= MAX_PLY - 1 {
-            return evaluate(pos);
+            return self.eval_cache.evaluate(pos);
         }
         // A node on the principal variation has an open window; every other node is searched
         // with a null window, only to learn whether it beats alpha.
@@ -78,7 +77,7 @@ impl Worker<'_> {
         let static_eval = if in_check {
             -Score::INFINITE
         } else {
-            evaluate(pos)
+            self.eval_cache.evaluate(pos)
         };
         self.stack[ply].static_eval = static_eval;
 

@@ -23,6 +23,7 @@ use std::time::{Duration, Instant};
 
 use shakmaty::Chess;
 
+use crate::eval::cache::EvalCache;
 use crate::position::{full_key, Game};
 use crate::tt::TranspositionTable;
 use crate::types::Score;
@@ -44,6 +45,8 @@ pub struct Searcher {
     tt: Arc<TranspositionTable>,
     /// The main thread's history (the helpers keep their own).
     history: History,
+    /// The main thread's evaluation cache (likewise).
+    eval_cache: EvalCache,
     helpers: HelperPool,
     hash_mb: usize,
     config: SearchConfig,
@@ -59,6 +62,7 @@ impl Searcher {
         Searcher {
             tt: Arc::new(TranspositionTable::new(hash_mb)),
             history: History::default(),
+            eval_cache: EvalCache::default(),
             helpers: HelperPool::default(),
             hash_mb,
             config,
@@ -117,7 +121,14 @@ impl Searcher {
     pub fn quiescence(&mut self, pos: &Chess) -> Score {
         let control = Control::default();
         let keys = vec![full_key(pos)];
-        let mut worker = Worker::new(&self.tt, &mut self.history, &control, keys, self.config);
+        let mut worker = Worker::new(
+            &self.tt,
+            &mut self.history,
+            &mut self.eval_cache,
+            &control,
+            keys,
+            self.config,
+        );
         worker.quiescence(pos, 0, -Score::INFINITE, Score::INFINITE)
     }
 
@@ -151,7 +162,14 @@ impl Searcher {
 
         let budget = TimeBudget::new(limits, self.config.move_overhead, root_moves.len());
         let keys = root_keys(game);
-        let mut worker = Worker::new(&self.tt, &mut self.history, control, keys, self.config);
+        let mut worker = Worker::new(
+            &self.tt,
+            &mut self.history,
+            &mut self.eval_cache,
+            control,
+            keys,
+            self.config,
+        );
         worker.node_limit = limits.nodes.unwrap_or(u64::MAX);
         worker.budget = budget;
         worker.helper_nodes = self.helpers.node_counts();

@@ -6,7 +6,6 @@ use shakmaty::{Chess, Position};
 use super::ordering::MovePicker;
 use super::see::see_at_least;
 use super::worker::Worker;
-use crate::eval::evaluate;
 use crate::types::{Ply, Score, MAX_PLY};
 
 impl Worker<'_> {
@@ -24,7 +23,7 @@ impl Worker<'_> {
             return Score::ZERO;
         }
         if ply >= MAX_PLY - 1 {
-            return evaluate(pos);
+            return self.eval_cache.evaluate(pos);
         }
 
         let in_check = pos.is_check();
@@ -42,7 +41,7 @@ impl Worker<'_> {
             (-Score::INFINITE, MovePicker::by_mvv_lva(moves))
         } else {
             // Standing pat: the side to move may decline every capture.
-            let stand_pat = evaluate(pos);
+            let stand_pat = self.eval_cache.evaluate(pos);
             if stand_pat >= beta {
                 return stand_pat;
             }
