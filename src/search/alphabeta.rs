@@ -191,7 +191,7 @@ impl Worker<'_> {
         tt_move: PackedMove,
     ) -> Score {
         let Node { depth, ply, .. } = node;
-        let moves = pos.legal_moves();
+        let mut moves = pos.legal_moves();
         if moves.is_empty() {
             return if node.in_check {
                 Score::mated_in(ply)
@@ -207,9 +207,9 @@ impl Worker<'_> {
         let side = pos.turn();
         // Step 6 (SEE: +167.7 ± 38.9, with quiescence SEE pruning): ordering (table move,
         // SEE-ordered captures, killers, history).
-        let picker = MovePicker::new(
+        let mut picker = MovePicker::new(
             pos,
-            moves,
+            &mut moves,
             tt_move,
             self.stack[ply].killers.get(),
             self.history,
@@ -220,7 +220,7 @@ impl Worker<'_> {
         let mut quiets: ArrayVec<Move, QUIETS_REMEMBERED> = ArrayVec::new();
 
         let mut quiets_searched: Depth = 0;
-        for (index, m) in picker.enumerate() {
+        for (index, m) in (&mut picker).enumerate() {
             let quiet = !is_tactical(&m);
             // Read from the attack tables: a pruned move is never copied and played.
             let gives_check = gives_check(pos, &m);

@@ -35,6 +35,13 @@ pub fn is_tactical(m: &Move) -> bool {
     m.is_capture() || m.is_promotion()
 }
 
+/// Keeps only captures and promotions to a queen (under-promotions are never better in
+/// quiescence).
+#[inline]
+pub fn keep_tactical(moves: &mut MoveList) {
+    moves.retain(|m| m.is_capture() || m.promotion() == Some(Role::Queen));
+}
+
 /// The two quiet moves that last caused a beta cutoff at one ply elsewhere in the tree
 /// (siblings often share a refutation), the newest first.
 #[derive(Clone, Copy, Debug, Default)]
@@ -96,23 +103,25 @@ impl History {
 }
 
 /// Legal moves with their ordering keys, handed out best first by selection: at a node that
-/// cuts after one or two moves the rest are never sorted.
-pub struct MovePicker {
-    moves: MoveList,
+/// cuts after one or two moves the rest are never sorted. The moves stay in the caller's list
+/// (reordered there): a list is over a kilobyte, and the picker is built at every node.
+pub struct MovePicker<'a> {
+    moves: &'a mut MoveList,
     keys: [i32; 256],
     next: usize,
 }
 
-impl MovePicker {
+impl<'a> MovePicker<'a> {
     /// Orders all moves (main search).
+    #[inline]
     pub fn new(
         pos: &Chess,
-        moves: MoveList,
+        moves: &'a mut MoveList,
         tt_move: PackedMove,
         killers: [Option<Move>; 2],
         history: &History,
         see_ordering: bool,
-    ) -> MovePicker {
+    ) -> MovePicker<'a> {
         let side = pos.turn();
         let mut keys = [0; 256];
         for (key, m) in keys.iter_mut().zip(moves.iter()) {
@@ -140,15 +149,10 @@ impl MovePicker {
         }
     }
 
-    /// Keeps only captures and promotions (to a queen: under-promotions are never better in
-    /// quiescence), ordered by MVV-LVA.
-    pub fn tactical(mut moves: MoveList) -> MovePicker {
-        moves.retain(|m| m.is_capture() || m.promotion() == Some(Role::Queen));
-        MovePicker::by_mvv_lva(moves)
-    }
-
-    /// Orders by MVV-LVA only (quiescence in check: every evasion).
-    pub fn by_mvv_lva(moves: MoveList) -> MovePicker {
+    /// Orders by MVV-LVA only (quiescence: the captures of [`keep_tactical`], or in check
+    /// every evasion).
+    #[inline]
+    pub fn by_mvv_lva(moves: &'a mut MoveList) -> MovePicker<'a> {
         let mut keys = [0; 256];
         for (key, m) in keys.iter_mut().zip(moves.iter()) {
             *key = mvv_lva(m);
@@ -169,7 +173,7 @@ impl MovePicker {
     }
 }
 
-impl Iterator for MovePicker {
+impl Iterator for MovePicker<'_> {
     type Item = Move;
 
     #[inline]
@@ -205,9 +209,10 @@ mod tests {
             .unwrap()
             .into_position(CastlingMode::Standard)
             .unwrap();
+        let mut moves = pos.legal_moves();
         let mut picker = MovePicker::new(
             &pos,
-            pos.legal_moves(),
+            &mut moves,
             PackedMove::NONE,
             [None; 2],
             &History::default(),
@@ -230,9 +235,10 @@ mod tests {
             .into_position(CastlingMode::Standard)
             .unwrap();
         for see_ordering in [true, false] {
+            let mut moves = pos.legal_moves();
             let picker = MovePicker::new(
                 &pos,
-                pos.legal_moves(),
+                &mut moves,
                 PackedMove::NONE,
                 [None; 2],
                 &History::default(),
@@ -277,7 +283,8 @@ mod tests {
                     (state % spread) as i32 - 1
                 })
                 .collect();
-            let mut picker = MovePicker::by_mvv_lva(moves.iter().take(n).copied().collect());
+            let mut list = moves.iter().take(n).copied().collect();
+            let mut picker = MovePicker::by_mvv_lva(&mut list);
             picker.keys[..n].copy_from_slice(&keys);
             let expected = reference_order(moves[..n].to_vec(), keys);
             assert_eq!(picker.collect::<Vec<_>>(), expected, "round {round}");
@@ -287,11 +294,11 @@ mod tests {
     #[test]
     fn tt_move_comes_first_even_if_quiet() {
         let pos = Chess::default();
-        let moves = pos.legal_moves();
+        let mut moves = pos.legal_moves();
         let wanted = moves[7];
         let mut picker = MovePicker::new(
             &pos,
-            moves,
+            &mut moves,
             PackedMove::new(wanted),
             [None; 2],
             &History::default(),

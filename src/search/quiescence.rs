@@ -3,7 +3,7 @@
 
 use shakmaty::{Chess, Position};
 
-use super::ordering::MovePicker;
+use super::ordering::{keep_tactical, MovePicker};
 use super::see::see_at_least;
 use super::worker::Worker;
 use crate::types::{Ply, Score, MAX_PLY};
@@ -27,7 +27,7 @@ impl Worker<'_> {
         }
 
         let in_check = pos.is_check();
-        let moves = pos.legal_moves();
+        let mut moves = pos.legal_moves();
         if moves.is_empty() {
             return if in_check {
                 Score::mated_in(ply)
@@ -36,9 +36,9 @@ impl Worker<'_> {
             };
         }
 
-        let (mut best, picker) = if in_check {
+        let mut best = if in_check {
             // No standing pat in check: every evasion is searched.
-            (-Score::INFINITE, MovePicker::by_mvv_lva(moves))
+            -Score::INFINITE
         } else {
             // Standing pat: the side to move may decline every capture.
             let stand_pat = self.eval_cache.evaluate(pos);
@@ -46,10 +46,12 @@ impl Worker<'_> {
                 return stand_pat;
             }
             alpha = alpha.max(stand_pat);
-            (stand_pat, MovePicker::tactical(moves))
+            keep_tactical(&mut moves);
+            stand_pat
         };
+        let mut picker = MovePicker::by_mvv_lva(&mut moves);
 
-        for (index, m) in picker.enumerate() {
+        for (index, m) in (&mut picker).enumerate() {
             // Captures that lose material by static exchange cannot raise a standing pat.
             if self.config.quiescence_see_pruning && !in_check && !see_at_least(pos, &m, 0) {
                 continue;
