@@ -35,13 +35,6 @@ pub fn is_tactical(m: &Move) -> bool {
     m.is_capture() || m.is_promotion()
 }
 
-/// Keeps only captures and promotions to a queen (under-promotions are never better in
-/// quiescence).
-#[inline]
-pub fn keep_tactical(moves: &mut MoveList) {
-    moves.retain(|m| m.is_capture() || m.promotion() == Some(Role::Queen));
-}
-
 /// The two quiet moves that last caused a beta cutoff at one ply elsewhere in the tree
 /// (siblings often share a refutation), the newest first.
 #[derive(Clone, Copy, Debug, Default)]
@@ -149,8 +142,8 @@ impl<'a> MovePicker<'a> {
         }
     }
 
-    /// Orders by MVV-LVA only (quiescence: the captures of [`keep_tactical`], or in check
-    /// every evasion).
+    /// Orders by MVV-LVA only (quiescence: the captures and queen promotions of
+    /// `position::tactical_moves`, or in check every evasion).
     #[inline]
     pub fn by_mvv_lva(moves: &'a mut MoveList) -> MovePicker<'a> {
         let mut keys = [0; 256];

@@ -1,11 +1,12 @@
 //! Quiescence search: at the horizon, keep playing captures and promotions until the position
 //! is quiet, so that the static evaluation is never taken in the middle of an exchange.
 
-use shakmaty::{Chess, Position};
+use shakmaty::{Chess, MoveList, Position};
 
-use super::ordering::{keep_tactical, MovePicker};
+use super::ordering::MovePicker;
 use super::see::see_at_least;
 use super::worker::Worker;
+use crate::position::tactical_moves;
 use crate::types::{Ply, Score, MAX_PLY};
 
 impl Worker<'_> {
@@ -27,26 +28,25 @@ impl Worker<'_> {
         }
 
         let in_check = pos.is_check();
-        let mut moves = pos.legal_moves();
-        if moves.is_empty() {
-            return if in_check {
-                Score::mated_in(ply)
-            } else {
-                Score::DRAW
-            };
-        }
-
+        let mut moves = MoveList::new();
         let mut best = if in_check {
-            // No standing pat in check: every evasion is searched.
+            // No standing pat in check: every evasion is searched, and none is mate.
+            moves = pos.legal_moves();
+            if moves.is_empty() {
+                return Score::mated_in(ply);
+            }
             -Score::INFINITE
         } else {
-            // Standing pat: the side to move may decline every capture.
+            // Standing pat: the side to move may decline every capture, so it stands pat before
+            // any move is generated, and then generates the captures alone. A stalemate is
+            // therefore scored by its static evaluation, as in Stockfish and Ethereal: the
+            // quiet moves that would show it are the ones quiescence never looks at.
             let stand_pat = self.eval_cache.evaluate(pos);
             if stand_pat >= beta {
                 return stand_pat;
             }
             alpha = alpha.max(stand_pat);
-            keep_tactical(&mut moves);
+            tactical_moves(pos, &mut moves);
             stand_pat
         };
         let mut picker = MovePicker::by_mvv_lva(&mut moves);
