@@ -6,8 +6,8 @@ use shakmaty::fen::Fen;
 use shakmaty::uci::UciMove;
 use shakmaty::zobrist::{Zobrist64, ZobristValue};
 use shakmaty::{
-    Bitboard, CastlingMode, Chess, EnPassantMode, Move, Piece, Position, PositionError, Role,
-    Square,
+    Bitboard, CastlingMode, Chess, Color, EnPassantMode, File, Move, MoveList, Piece, Position,
+    PositionError, Role, Square,
 };
 
 /// How much of what shakmaty refuses in a FEN [`read_fen`] accepts.
@@ -136,6 +136,113 @@ pub fn gives_check(pos: &Chess, m: &Move) -> bool {
     let ours = board.by_color(us) & !Bitboard::from(from);
     (rook_attacks(king, occupied) & board.rooks_and_queens() & ours).any()
         || (bishop_attacks(king, occupied) & board.bishops_and_queens() & ours).any()
+}
+
+/// Appends to `moves` the legal captures (under-promotions that capture included) and
+/// promotions to a queen of a position whose side to move is not in check: what quiescence
+/// searches when it may stand pat. The list is the caller's, so that over a kilobyte of moves is
+/// not copied out of here at every quiescence node.
+///
+/// shakmaty 0.30 has no capture generator of its own (`capture_moves` generates every legal move
+/// and drops the quiet ones), so this one reads its attack tables. The moves come in the order of
+/// `legal_moves` filtered to the same moves (en passant, pawn captures towards the a-file side
+/// then the h-file side, queen push-promotions, knights, bishops, rooks, queens, king), so that
+/// a picker breaking ties by list position orders them the same way either way. Legality is
+/// shakmaty's own test: a pinned piece moves along its pin only, the king only to unattacked
+/// squares, and en passant is left to shakmaty.
+pub fn tactical_moves(pos: &Chess, moves: &mut MoveList) {
+    if pos.maybe_ep_square().is_some() {
+        moves.extend(pos.en_passant_moves());
+    }
+    let board = pos.board();
+    let us = pos.turn();
+    let Some(king) = board.king_of(us) else {
+        return;
+    };
+    debug_assert!(!pos.is_check(), "tactical_moves needs a side not in check");
+    let them = board.by_color(!us);
+    let occupied = board.occupied();
+    let pinned = pinned_candidates(board, them, king);
+    let legal =
+        |from: Square, to: Square| !pinned.contains(from) || attacks::aligned(from, to, king);
+    let mut push = |role: Role, from: Square, to: Square, promotion: Option<Role>| {
+        if legal(from, to) {
+            moves.push(Move::Normal {
+                role,
+                from,
+                capture: board.role_at(to),
+                to,
+                promotion,
+            });
+        }
+    };
+
+    // Pawn captures, one diagonal at a time, as shakmaty orders them; then pushes to a queen.
+    let pawns = board.pawns() & board.by_color(us);
+    let (west, east, forward) = match us {
+        Color::White => (7, 9, 8),
+        Color::Black => (-9, -7, -8),
+    };
+    for (shift, keep) in [
+        (west, !Bitboard::from(File::A)),
+        (east, !Bitboard::from(File::H)),
+    ] {
+        let targets = (pawns & keep).shift(shift) & them;
+        for to in targets & !Bitboard::BACKRANKS {
+            push(Role::Pawn, from_offset(to, shift), to, None);
+        }
+        for to in targets & Bitboard::BACKRANKS {
+            for promotion in [Role::Queen, Role::Rook, Role::Bishop, Role::Knight] {
+                push(Role::Pawn, from_offset(to, shift), to, Some(promotion));
+            }
+        }
+    }
+    for to in pawns.shift(forward) & !occupied & Bitboard::BACKRANKS {
+        push(Role::Pawn, from_offset(to, forward), to, Some(Role::Queen));
+    }
+
+    for role in [Role::Knight, Role::Bishop, Role::Rook, Role::Queen] {
+        for from in board.by_piece(role.of(us)) {
+            let piece = Piece { color: us, role };
+            for to in attacks::attacks(from, piece, occupied) & them {
+                push(role, from, to, None);
+            }
+        }
+    }
+
+    for to in attacks::king_attacks(king) & them {
+        if board.attacks_to(to, !us, occupied).is_empty() {
+            moves.push(Move::Normal {
+                role: Role::King,
+                from: king,
+                capture: board.role_at(to),
+                to,
+                promotion: None,
+            });
+        }
+    }
+}
+
+/// The square `offset` steps back from `to` (a pawn's origin).
+#[inline]
+fn from_offset(to: Square, offset: i32) -> Square {
+    Square::new((u32::from(to) as i32 - offset) as u32)
+}
+
+/// Pieces alone between `king` and an enemy slider aiming at it (shakmaty's slider blockers):
+/// a piece of ours among them is pinned and may move only along the line.
+#[inline]
+fn pinned_candidates(board: &shakmaty::Board, them: Bitboard, king: Square) -> Bitboard {
+    let snipers = (rook_attacks(king, Bitboard(0)) & board.rooks_and_queens())
+        | (bishop_attacks(king, Bitboard(0)) & board.bishops_and_queens());
+    let mut blockers = Bitboard(0);
+    for sniper in snipers & them {
+        let between = attacks::between(king, sniper) & board.occupied();
+        if !between.more_than_one() {
+            blockers |= between;
+        }
+    }
+    blockers
 }
 
 /// The position to search and the keys of the positions played before it.
@@ -308,6 +415,55 @@ mod tests {
         let in_check =
             Game::from_fen("4k3/8/8/8/8/8/4r3/4K3 w - - 0 1", CastlingMode::Standard).unwrap();
         assert!(null_move(&in_check.root, in_check.root_key).is_none());
+    }
+
+    /// From the start and from positions full of pins, promotions and en passant, random games:
+    /// in every position not in check, the generated moves are exactly shakmaty's legal moves
+    /// that capture or promote to a queen, in the same order.
+    #[test]
+    fn tactical_moves_are_the_legal_captures_and_queen_promotions_in_shakmatys_order() {
+        let starts = [
+            "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1",
+            "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1",
+            "8/2p5/3p4/KP5r/1R3p1k/8/4P1P1/8 w - - 0 1",
+            "r3k2r/Pppp1ppp/1b3nbN/nP6/BBP1P3/q4N2/Pp1P2PP/R2Q1RK1 w kq - 0 1",
+            "n1n5/PPPk4/8/8/8/8/4Kppp/5N1N b - - 0 1",
+            "8/8/8/K2pP2r/8/8/8/4k3 w - d6 0 2",
+            "4k3/8/8/2KPp2q/8/8/8/8 w - e6 0 2",
+            "4k3/1b6/8/3P4/4K3/8/6q1/8 w - - 0 1",
+        ];
+        let mut state = 0x2545_F491_4F6C_DD1Du64;
+        let mut checked = 0;
+        let mut tactical = 0;
+        for fen in starts {
+            for _ in 0..30 {
+                let mut pos = Game::from_fen(fen, CastlingMode::Standard).unwrap().root;
+                for _ in 0..80 {
+                    let legal = pos.legal_moves();
+                    if legal.is_empty() {
+                        break;
+                    }
+                    if !pos.is_check() {
+                        let mut expected = legal.clone();
+                        expected.retain(|m| m.is_capture() || m.promotion() == Some(Role::Queen));
+                        let fen = Fen::from_position(&pos, EnPassantMode::Legal);
+                        let mut moves = MoveList::new();
+                        tactical_moves(&pos, &mut moves);
+                        assert_eq!(moves, expected, "{fen}");
+                        checked += 1;
+                        tactical += expected.len();
+                    }
+                    state ^= state << 13;
+                    state ^= state >> 7;
+                    state ^= state << 17;
+                    pos.play_unchecked(legal[(state % legal.len() as u64) as usize]);
+                }
+            }
+        }
+        assert!(
+            checked > 10_000 && tactical > 20_000,
+            "{checked} {tactical}"
+        );
     }
 
     #[test]

@@ -11,6 +11,7 @@
 //! contribution.
 
 pub mod bits;
+pub mod cache;
 mod king;
 pub mod params;
 mod pawns;
@@ -27,6 +28,7 @@ use shakmaty::{Board, Chess, Color, Position, Role, Square};
 use crate::types::Score;
 use bits::pawn_attacks;
 use params::{MATERIAL, PST_ENEMY_KING, PST_OWN_KING, TEMPO};
+use taper::Packed;
 pub use taper::Taper;
 use trace::{NoTrace, Trace};
 use weights::WEIGHTS;
@@ -56,6 +58,17 @@ pub fn blend(sum: Taper, phase: i32, scale: i32) -> i32 {
     (sum.mg * phase * normal + sum.eg * (MAX_PHASE - phase) * scale) / (MAX_PHASE * normal)
 }
 
+/// [`WEIGHTS`], packed for the running sums.
+static PACKED_WEIGHTS: [Packed; params::COUNT] = {
+    let mut packed = [Packed::new(Taper { mg: 0, eg: 0 }); params::COUNT];
+    let mut i = 0;
+    while i < params::COUNT {
+        packed[i] = Packed::new(WEIGHTS[i]);
+        i += 1;
+    }
+    packed
+};
+
 /// What one side attacks, filled in as the evaluation goes.
 #[derive(Clone, Copy, Debug, Default)]
 struct Side {
@@ -78,7 +91,8 @@ struct Eval<'a, T: Trace> {
     occupied: u64,
     /// White's side, Black's side.
     sides: [Side; 2],
-    score: [Taper; 2],
+    /// White's and Black's sums.
+    score: [Packed; 2],
     trace: &'a mut T,
 }
 
@@ -90,7 +104,7 @@ impl<'a, T: Trace> Eval<'a, T> {
     /// Parameter `index` counts `count` times for `color`.
     #[inline]
     fn add(&mut self, index: usize, color: Color, count: i32) {
-        self.score[side_index(color)] += WEIGHTS[index] * count;
+        self.score[side_index(color)] += PACKED_WEIGHTS[index] * count;
         self.trace.add(index, color, count);
     }
 
@@ -176,7 +190,7 @@ impl<'a, T: Trace> Eval<'a, T> {
             self.piece_extras(color);
         }
         self.add(TEMPO, turn, 1);
-        let sum = self.score[0] - self.score[1];
+        let sum = (self.score[0] - self.score[1]).unpack();
         let scale = scale::endgame_scale(self.board, sum.eg);
         Breakdown {
             white_minus_black: sum,
@@ -193,7 +207,7 @@ pub fn traced<T: Trace>(board: &Board, turn: Color, trace: &mut T) -> Breakdown 
         board,
         occupied: u64::from(board.occupied()),
         sides: [Side::default(); 2],
-        score: [Taper::default(); 2],
+        score: [Packed::default(); 2],
         trace,
     }
     .run(turn)

@@ -14,7 +14,7 @@ use super::params::{
     BACKWARD, DEFENDED_PAWN, DOUBLED, ISOLATED, PASSED, PASSED_BLOCKED, PASSED_ENEMY_KING_DISTANCE,
     PASSED_OWN_KING_DISTANCE, PASSED_SAFE_PUSH, PHALANX,
 };
-use super::taper::Taper;
+use super::taper::Packed;
 use super::trace::Trace;
 use super::{side_index, Eval};
 
@@ -27,7 +27,7 @@ struct PawnEntry {
     /// White's and Black's pawns: the whole key, so a hit is never a collision.
     pawns: [u64; 2],
     /// White's and Black's pawn-only score.
-    score: [Taper; 2],
+    score: [Packed; 2],
     /// White's and Black's passed pawns.
     passed: [u64; 2],
 }

@@ -2,12 +2,11 @@
 //! window, which makes the stored bounds tighter).
 
 use arrayvec::ArrayVec;
-use shakmaty::{Chess, Move, Position};
+use shakmaty::{Chess, Move, MoveList, Position};
 
 use super::config::TtPolicy;
 use super::ordering::{is_tactical, Continuation, Heuristics, History, MovePicker, PieceTo};
 use super::worker::Worker;
-use crate::eval::evaluate;
 #[cfg(not(feature = "tune"))]
 use std::sync::OnceLock;
 
@@ -64,7 +63,7 @@ impl Worker<'_> {
             return Score::ZERO;
         }
         if ply >= MAX_PLY - 1 {
-            return evaluate(pos);
+            return self.eval_cache.evaluate(pos);
         }
         // A node on the principal variation has an open window; every other node is searched
         // with a null window, only to learn whether it beats alpha.
@@ -101,7 +100,7 @@ impl Worker<'_> {
         let raw_eval = if in_check {
             -Score::INFINITE
         } else {
-            evaluate(pos)
+            self.eval_cache.evaluate(pos)
         };
         // Step 3b: the evaluation corrected by what the search learnt about these pawns.
         let static_eval = if self.config.correction_history && !in_check {
@@ -231,18 +230,19 @@ impl Worker<'_> {
         let tt_move = tt_hit.map_or(PackedMove::NONE, |hit| hit.mv);
         let excluded = self.stack[ply].excluded;
         let side = pos.turn();
+        let mut moves = pos.legal_moves();
+        if let Some(score) = game_over(pos, &node, &moves) {
+            return score;
+        }
         let continuation = self.continuation(ply);
-        let picker = match self.order_moves(pos, &node, tt_move, continuation) {
-            Ok(picker) => picker,
-            Err(score) => return score,
-        };
+        let mut picker = self.order_moves(pos, &node, tt_move, continuation, &mut moves);
         let mut best = -Score::INFINITE;
         let mut best_move: Option<Move> = None;
         let mut quiets: ArrayVec<Move, QUIETS_REMEMBERED> = ArrayVec::new();
         let mut captures: ArrayVec<Move, QUIETS_REMEMBERED> = ArrayVec::new();
 
         let mut quiets_searched: Depth = 0;
-        for (index, m) in picker.enumerate() {
+        for (index, m) in (&mut picker).enumerate() {
             if excluded == Some(m) {
                 continue;
             }
@@ -413,28 +413,16 @@ impl Worker<'_> {
     }
 
     /// Step 6 (SEE: +167.7 ± 38.9, with quiescence SEE pruning): the legal moves in order
-    /// (table move, SEE-ordered captures, killers, history), or `Err` with the node's value
-    /// when there is none (mate, stalemate) or the fifty-move rule ends the game.
-    fn order_moves(
+    /// (table move, SEE-ordered captures, killers, history).
+    fn order_moves<'m>(
         &self,
         pos: &Chess,
         node: &Node,
         tt_move: PackedMove,
         continuation: Continuation,
-    ) -> Result<MovePicker, Score> {
-        let moves = pos.legal_moves();
-        if moves.is_empty() {
-            return Err(if node.in_check {
-                Score::mated_in(node.ply)
-            } else {
-                Score::DRAW
-            });
-        }
-        // Fifty moves without capture or pawn move; checked after mate, which takes precedence.
-        if pos.halfmoves() >= 100 {
-            return Err(Score::DRAW);
-        }
-        Ok(MovePicker::new(
+        moves: &'m mut MoveList,
+    ) -> MovePicker<'m> {
+        MovePicker::new(
             pos,
             moves,
             tt_move,
@@ -445,7 +433,7 @@ impl Worker<'_> {
                 capture_history: self.config.capture_history,
                 see_ordering: self.config.see_ordering,
             },
-        ))
+        )
     }
 
     /// Step 4: whether the static evaluation is so far above beta that a shallow search would
@@ -655,6 +643,23 @@ fn late_move_reduction(depth: Depth, index: usize) -> Depth {
 #[cfg(feature = "tune")]
 fn late_move_reduction(depth: Depth, index: usize) -> Depth {
     Depth::from(reduction_formula((depth as usize).min(63), index.min(63)))
+}
+
+/// The value of a node whose game is over: mate or stalemate (no legal `moves`), or the
+/// fifty-move rule, checked after mate, which takes precedence.
+#[inline]
+fn game_over(pos: &Chess, node: &Node, moves: &MoveList) -> Option<Score> {
+    if moves.is_empty() {
+        Some(if node.in_check {
+            Score::mated_in(node.ply)
+        } else {
+            Score::DRAW
+        })
+    } else if pos.halfmoves() >= 100 {
+        Some(Score::DRAW)
+    } else {
+        None
+    }
 }
 
 /// Whether the side to move has a piece besides king and pawns (zugzwang is then unlikely).

@@ -1,13 +1,12 @@
 //! Quiescence search: at the horizon, keep playing captures and promotions until the position
 //! is quiet, so that the static evaluation is never taken in the middle of an exchange.
 
-use shakmaty::{Chess, Position};
+use shakmaty::{Chess, MoveList, Position};
 
 use super::ordering::MovePicker;
 use super::see::see_at_least;
 use super::worker::Worker;
-use crate::eval::evaluate;
-use crate::position::{child_key, Key};
+use crate::position::{child_key, tactical_moves, Key};
 use crate::types::{Bound, Ply, Score, MAX_PLY};
 
 impl Worker<'_> {
@@ -27,7 +26,7 @@ impl Worker<'_> {
             return Score::ZERO;
         }
         if ply >= MAX_PLY - 1 {
-            return evaluate(pos);
+            return self.eval_cache.evaluate(pos);
         }
         // Any stored result settles a quiescence node when its bound allows: every entry is
         // at least as deep as quiescence.
@@ -47,21 +46,20 @@ impl Worker<'_> {
         let alpha_before = alpha;
 
         let in_check = pos.is_check();
-        let moves = pos.legal_moves();
-        if moves.is_empty() {
-            return if in_check {
-                Score::mated_in(ply)
-            } else {
-                Score::DRAW
-            };
-        }
-
-        let (mut best, picker) = if in_check {
-            // No standing pat in check: every evasion is searched.
-            (-Score::INFINITE, MovePicker::by_mvv_lva(moves))
+        let mut moves = MoveList::new();
+        let mut best = if in_check {
+            // No standing pat in check: every evasion is searched, and none is mate.
+            moves = pos.legal_moves();
+            if moves.is_empty() {
+                return Score::mated_in(ply);
+            }
+            -Score::INFINITE
         } else {
-            // Standing pat: the side to move may decline every capture.
-            let mut stand_pat = evaluate(pos);
+            // Standing pat: the side to move may decline every capture, so it stands pat before
+            // any move is generated, and then generates the captures alone. A stalemate is
+            // therefore scored by its static evaluation, as in Stockfish and Ethereal: the
+            // quiet moves that would show it are the ones quiescence never looks at.
+            let mut stand_pat = self.eval_cache.evaluate(pos);
             if self.config.correction_history {
                 stand_pat = self.history.correction.correct(pos, stand_pat);
             }
@@ -72,18 +70,14 @@ impl Worker<'_> {
                 return stand_pat;
             }
             alpha = alpha.max(stand_pat);
-            (
-                stand_pat,
-                MovePicker::tactical(
-                    pos,
-                    moves,
-                    self.config.capture_history.then_some(&*self.history),
-                ),
-            )
+            tactical_moves(pos, &mut moves);
+            stand_pat
         };
+        let capture_history = (self.config.capture_history && !in_check).then_some(&*self.history);
+        let mut picker = MovePicker::for_quiescence(pos, &mut moves, capture_history);
 
         let mut best_move = None;
-        for (index, m) in picker.enumerate() {
+        for (index, m) in (&mut picker).enumerate() {
             // Captures that lose material by static exchange cannot raise a standing pat.
             if self.config.quiescence_see_pruning && !in_check && !see_at_least(pos, &m, 0) {
                 continue;

@@ -9,6 +9,7 @@ use super::ordering::{Continuation, History, Killers, PieceTo};
 use super::pv::PvTable;
 use super::stats::Stats;
 use super::time::TimeBudget;
+use crate::eval::cache::EvalCache;
 use crate::params::POLL_INTERVAL_NODES;
 use crate::position::Key;
 use crate::tt::TranspositionTable;
@@ -49,6 +50,8 @@ pub(super) struct Worker<'a> {
     pub tt: &'a TranspositionTable,
     /// This thread's history, kept from one search to the next.
     pub history: &'a mut History,
+    /// This thread's evaluations, kept from one search to the next.
+    pub eval_cache: &'a mut EvalCache,
     pub control: &'a Control,
     pub stats: Stats,
     pub pv: PvTable,
@@ -83,6 +86,7 @@ impl<'a> Worker<'a> {
     pub fn new(
         tt: &'a TranspositionTable,
         history: &'a mut History,
+        eval_cache: &'a mut EvalCache,
         control: &'a Control,
         keys: Vec<Key>,
         config: SearchConfig,
@@ -90,6 +94,7 @@ impl<'a> Worker<'a> {
         Worker {
             tt,
             history,
+            eval_cache,
             control,
             stats: Stats::default(),
             pv: PvTable::default(),
