@@ -137,6 +137,19 @@ pub struct Hit {
     pub bound: Bound,
 }
 
+impl Hit {
+    /// Whether the stored result decides a node searched with window (`alpha`, `beta`): an
+    /// exact value, a lower bound at or above beta, or an upper bound at or below alpha.
+    #[inline]
+    pub fn settles(&self, alpha: Score, beta: Score) -> bool {
+        match self.bound {
+            Bound::Exact => true,
+            Bound::Lower => self.score >= beta,
+            Bound::Upper => self.score <= alpha,
+        }
+    }
+}
+
 /// Shared by all search threads: probes and stores take `&self` and never lock.
 pub struct TranspositionTable {
     slots: Vec<Slot>,

@@ -105,14 +105,12 @@ impl EvalCache {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::position::{read_fen, FenPolicy};
     use shakmaty::fen::Fen;
     use shakmaty::{CastlingMode, EnPassantMode};
 
     fn pos(fen: &str) -> Chess {
-        fen.parse::<Fen>()
-            .unwrap()
-            .into_position(CastlingMode::Standard)
-            .unwrap()
+        read_fen(fen, CastlingMode::Standard, FenPolicy::Strict).unwrap()
     }
 
     /// Every position of seeded random games, many of them repeated and many sharing slots in
@@ -120,22 +118,7 @@ mod tests {
     #[test]
     fn cached_evaluations_equal_fresh_ones() {
         let mut cache = EvalCache::default();
-        let mut state = 0x2545_F491_4F6C_DD1Du64;
-        let mut positions = Vec::new();
-        for _ in 0..60 {
-            let mut p = Chess::default();
-            for _ in 0..120 {
-                let moves = p.legal_moves();
-                if moves.is_empty() {
-                    break;
-                }
-                state ^= state << 13;
-                state ^= state >> 7;
-                state ^= state << 17;
-                p.play_unchecked(moves[(state % moves.len() as u64) as usize]);
-                positions.push(p.clone());
-            }
-        }
+        let positions = crate::eval::tests::random_positions(60, 120);
         assert!(positions.len() > ENTRIES / 2);
         // Twice over, so the second pass hits where the first one left entries.
         for p in positions.iter().chain(&positions) {

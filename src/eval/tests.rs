@@ -24,7 +24,7 @@ fn mirrored(p: &Chess) -> Chess {
 }
 
 /// Positions from seeded random games (a tiny xorshift: no dependency on other modules).
-fn random_positions(games: u64, plies: usize) -> Vec<Chess> {
+pub(super) fn random_positions(games: u64, plies: usize) -> Vec<Chess> {
     let mut out = Vec::new();
     let mut state = 0x9E37_79B9_7F4A_7C15u64;
     for _ in 0..games {

@@ -15,6 +15,25 @@ use crate::position::{child_key, gives_check, null_move, Key};
 use crate::tt::{Hit, PackedMove};
 use crate::types::{Bound, Depth, Ply, Score, MAX_PLY};
 
+/// The moves a node has searched so far, by kind, to punish their history when another cuts.
+#[derive(Default)]
+struct Tried {
+    quiets: ArrayVec<Move, QUIETS_REMEMBERED>,
+    captures: ArrayVec<Move, QUIETS_REMEMBERED>,
+}
+
+impl Tried {
+    #[inline]
+    fn push(&mut self, m: Move, quiet: bool) {
+        // A node with more moves than remembered forgets the last ones: they matter least.
+        let _ = if quiet {
+            self.quiets.try_push(m)
+        } else {
+            self.captures.try_push(m)
+        };
+    }
+}
+
 /// What the singular-extension search (step 8a) decided about the table's move.
 enum Singular {
     /// Search it this many plies deeper (negative: shallower).
@@ -26,6 +45,8 @@ enum Singular {
 /// What the move loop needs to know of its node, fixed once the node's own pruning is done.
 #[derive(Clone, Copy)]
 struct Node {
+    /// The position's key.
+    key: Key,
     depth: Depth,
     ply: Ply,
     /// An open window: the node is on the principal variation.
@@ -36,6 +57,8 @@ struct Node {
     /// The evaluation before correction (`-INFINITE` in check), which correction history
     /// learns from.
     raw_eval: Score,
+    /// The move a singular-extension search of this node leaves out (step 8a).
+    excluded: Option<Move>,
 }
 
 impl Worker<'_> {
@@ -97,20 +120,11 @@ impl Worker<'_> {
         };
 
         let in_check = pos.is_check();
-        let raw_eval = if in_check {
-            -Score::INFINITE
-        } else {
-            self.eval_cache.evaluate(pos)
-        };
-        // Step 3b: the evaluation corrected by what the search learnt about these pawns.
-        let static_eval = if self.config.correction_history && !in_check {
-            self.history.correction.correct(pos, raw_eval)
-        } else {
-            raw_eval
-        };
+        let (raw_eval, static_eval) = self.static_eval(pos, in_check);
         self.stack[ply].static_eval = static_eval;
 
         let node = Node {
+            key,
             depth,
             ply,
             pv_node,
@@ -120,31 +134,21 @@ impl Worker<'_> {
                 && ply >= 2
                 && static_eval > self.stack[ply - 2].static_eval,
             raw_eval,
+            excluded,
         };
         // Step 4 (+32.4 ± 18.7): reverse futility pruning.
-        if excluded.is_none() && self.reverse_futility_cuts(&node, beta) {
+        if self.reverse_futility_cuts(&node, beta) {
             return static_eval;
         }
 
-        // Step 5 (+36.6 ± 20.2): null-move pruning. If even passing leaves us at or above
-        // beta, a real move will too (barring zugzwang, which is why it needs pieces besides
-        // pawns).
-        if self.config.null_move_pruning
-            && !pv_node
-            && !in_check
-            && depth >= nmp_min_depth()
-            && static_eval >= beta
-            && !beta.is_mate()
-            && !self.stack[ply].null_moved
-            && excluded.is_none()
-            && has_pieces(pos)
-        {
+        // Step 5 (+36.6 ± 20.2): null-move pruning.
+        if self.tries_null_move(pos, &node, beta) {
             if let Some(score) = self.null_move_search(pos, key, depth, ply, beta) {
                 return score;
             }
         }
 
-        self.search_moves(pos, key, node, alpha, beta, tt_hit)
+        self.search_moves(pos, node, alpha, beta, tt_hit)
     }
 
     /// Step 2: probes the table. `Err(score)` when a deep enough entry settles the node (never
@@ -168,17 +172,25 @@ impl Worker<'_> {
             TtPolicy::SameDepthCutoffs => hit.depth == depth,
             TtPolicy::MoveOnly => false,
         };
-        if deep_enough && !pv_node {
-            let settles = match hit.bound {
-                Bound::Exact => true,
-                Bound::Lower => hit.score >= beta,
-                Bound::Upper => hit.score <= alpha,
-            };
-            if settles {
-                return Err(hit.score);
-            }
+        if deep_enough && !pv_node && hit.settles(alpha, beta) {
+            return Err(hit.score);
         }
         Ok(Some(hit))
+    }
+
+    /// Step 5: whether to try a null move. If even passing leaves us at or above beta, a real
+    /// move will too (barring zugzwang, which is why it needs pieces besides pawns).
+    #[inline]
+    fn tries_null_move(&self, pos: &Chess, node: &Node, beta: Score) -> bool {
+        self.config.null_move_pruning
+            && !node.pv_node
+            && !node.in_check
+            && node.depth >= nmp_min_depth()
+            && self.stack[node.ply].static_eval >= beta
+            && !beta.is_mate()
+            && !self.after_null_move(node.ply)
+            && node.excluded.is_none()
+            && has_pieces(pos)
     }
 
     /// Step 5: passes and searches the opponent's reply at a reduced depth with a null window
@@ -196,7 +208,6 @@ impl Worker<'_> {
         let floor = std::mem::replace(&mut self.repetition_floor, self.keys.len());
         self.keys.push(null_key);
         self.stack[ply].moved = None;
-        self.stack[ply + 1].null_moved = true;
         let score = -self.alpha_beta(
             &null,
             null_key,
@@ -205,7 +216,6 @@ impl Worker<'_> {
             -beta,
             -beta + 1,
         );
-        self.stack[ply + 1].null_moved = false;
         self.keys.pop();
         self.repetition_floor = floor;
         if self.stopped {
@@ -220,15 +230,15 @@ impl Worker<'_> {
     fn search_moves(
         &mut self,
         pos: &Chess,
-        key: Key,
         node: Node,
         mut alpha: Score,
         beta: Score,
         tt_hit: Option<Hit>,
     ) -> Score {
-        let Node { depth, ply, .. } = node;
+        let Node {
+            key, depth, ply, ..
+        } = node;
         let tt_move = tt_hit.map_or(PackedMove::NONE, |hit| hit.mv);
-        let excluded = self.stack[ply].excluded;
         let side = pos.turn();
         let mut moves = pos.legal_moves();
         if let Some(score) = game_over(pos, &node, &moves) {
@@ -238,20 +248,18 @@ impl Worker<'_> {
         let mut picker = self.order_moves(pos, &node, tt_move, continuation, &mut moves);
         let mut best = -Score::INFINITE;
         let mut best_move: Option<Move> = None;
-        let mut quiets: ArrayVec<Move, QUIETS_REMEMBERED> = ArrayVec::new();
-        let mut captures: ArrayVec<Move, QUIETS_REMEMBERED> = ArrayVec::new();
+        let mut tried = Tried::default();
 
         let mut quiets_searched: Depth = 0;
         for (index, m) in (&mut picker).enumerate() {
-            if excluded == Some(m) {
+            if node.excluded == Some(m) {
                 continue;
             }
             let quiet = !is_tactical(&m);
             // Read from the attack tables: a pruned move is never copied and played.
             let gives_check = gives_check(pos, &m);
-            let history = if quiet && self.uses_quiet_history() {
-                let context = self.config.continuation_history.then_some(&continuation);
-                self.history.quiet_score(side, &m, context)
+            let history = if quiet {
+                self.quiet_history(side, &m, &continuation)
             } else {
                 0
             };
@@ -266,25 +274,18 @@ impl Worker<'_> {
             if quiet {
                 quiets_searched += 1;
             }
-            // Step 8a: singular extension: the table's move, when every other move falls well
-            // short of its stored score, is searched a ply deeper; multi-cut when even the
-            // others reach beta.
-            let mut extension = 0;
-            if let Some(hit) = tt_hit.filter(|_| index == 0 && tt_move.matches(m)) {
-                match self.singular(pos, key, &node, &hit, m, beta) {
-                    Singular::Extend(plies) => extension = plies,
-                    Singular::MultiCut(score) => return score,
-                }
-            }
+            // Step 8: extensions (the table's move only when first, for singularity).
+            let singular_candidate = tt_hit.filter(|_| index == 0 && tt_move.matches(m));
+            let extension =
+                match self.extension(pos, &node, singular_candidate, m, gives_check, beta) {
+                    Ok(plies) => plies,
+                    Err(multi_cut) => return multi_cut,
+                };
             let mut child = pos.clone();
             child.play_unchecked(m);
             let child_key = child_key(pos, key, m, &child);
             self.keys.push(child_key);
             self.stack[ply].moved = Some(PieceTo::of(side, &m));
-            // Step 8b (off: +3.1 ± 25.0, inconclusive): check extension.
-            if extension == 0 && self.config.check_extension && gives_check {
-                extension = 1;
-            }
             // Step 9 (+43.8 ± 22.4 for LMR, +30.4 ± 18.0 for PVS): reduced null-window
             // search of late quiet moves, re-searched when they beat alpha.
             let reduction = self.reduction(&node, index, quiet, gives_check, history);
@@ -310,19 +311,15 @@ impl Worker<'_> {
                     best_move = Some(m);
                     self.pv.update(ply, m);
                     if score >= beta {
-                        self.on_beta_cutoff(index, m, side, depth, ply, &quiets, &captures);
+                        self.on_beta_cutoff(index, m, side, depth, ply, &tried);
                         break;
                     }
                 }
             }
-            if quiet {
-                let _ = quiets.try_push(m);
-            } else {
-                let _ = captures.try_push(m);
-            }
+            tried.push(m, quiet);
         }
 
-        if excluded.is_none() {
+        if node.excluded.is_none() {
             let bound = Bound::of(best, beta, best_move.is_some());
             self.tt.store(key, ply, depth, best, bound, best_move);
             self.learn_correction(pos, &node, best, bound, best_move);
@@ -361,26 +358,52 @@ impl Worker<'_> {
         }
     }
 
+    /// A quiet move's history (butterfly, and continuation when on), read only where a step
+    /// uses it (history pruning or reductions).
+    #[inline]
+    fn quiet_history(&self, side: shakmaty::Color, m: &Move, continuation: &Continuation) -> i32 {
+        if !self.config.history_pruning && !self.config.history_reductions {
+            return 0;
+        }
+        let context = self.config.continuation_history.then_some(continuation);
+        self.history.quiet_score(side, m, context)
+    }
+
+    /// Step 8: how many plies deeper `m` is searched. 8a (in the package of docs/strength.md):
+    /// a singular table move one more, a table move that is not alone one less, and `Err`
+    /// with the node's value when even the other moves reach beta (multi-cut). 8b (off: +3.1
+    /// ± 25.0, inconclusive): a check one more.
+    fn extension(
+        &mut self,
+        pos: &Chess,
+        node: &Node,
+        singular_candidate: Option<Hit>,
+        m: Move,
+        gives_check: bool,
+        beta: Score,
+    ) -> Result<Depth, Score> {
+        if let Some(hit) = singular_candidate {
+            match self.singular(pos, node, &hit, m, beta) {
+                Singular::Extend(0) => {}
+                Singular::Extend(plies) => return Ok(plies),
+                Singular::MultiCut(score) => return Err(score),
+            }
+        }
+        Ok(Depth::from(self.config.check_extension && gives_check))
+    }
+
     /// Step 8a: whether the table's move `m` is singular: searched without it, at half the
     /// depth, the node stays below `singular_beta`, a margin under the stored score. Then `m`
     /// is extended. If the other moves reach
     /// `singular_beta` and that is at least beta, several moves cut: the node fails high
     /// (multi-cut). If they reach it and the stored score is at least beta, `m` is likely
     /// not the only good move: it is searched a ply shallower (negative extension).
-    fn singular(
-        &mut self,
-        pos: &Chess,
-        key: Key,
-        node: &Node,
-        hit: &Hit,
-        m: Move,
-        beta: Score,
-    ) -> Singular {
+    fn singular(&mut self, pos: &Chess, node: &Node, hit: &Hit, m: Move, beta: Score) -> Singular {
         let depth = node.depth;
         if !self.config.singular_extensions
             || node.ply == 0
             || depth < se_min_depth()
-            || self.stack[node.ply].excluded.is_some()
+            || node.excluded.is_some()
             || hit.bound == Bound::Upper
             || hit.depth < depth - 3
             || hit.score.is_mate()
@@ -391,7 +414,7 @@ impl Worker<'_> {
         self.stack[node.ply].excluded = Some(m);
         let score = self.alpha_beta(
             pos,
-            key,
+            node.key,
             (depth - 1) / 2,
             node.ply,
             singular_beta - 1,
@@ -442,17 +465,12 @@ impl Worker<'_> {
     fn reverse_futility_cuts(&self, node: &Node, beta: Score) -> bool {
         let depth = node.depth - Depth::from(node.improving);
         self.config.reverse_futility_pruning
+            && node.excluded.is_none()
             && !node.pv_node
             && !node.in_check
             && node.depth <= rfp_max_depth()
             && !beta.is_mate()
             && self.stack[node.ply].static_eval - rfp_margin() * depth >= beta
-    }
-
-    /// Whether a quiet move's history is read in the move loop (for pruning or reductions).
-    #[inline]
-    fn uses_quiet_history(&self) -> bool {
-        self.config.history_pruning || self.config.history_reductions
     }
 
     /// Step 7: whether a quiet, non-checking move is skipped: near the leaves, once a move has
@@ -557,7 +575,6 @@ impl Worker<'_> {
     /// Counts the cutoff and teaches the ordering heuristics about it: the move that cut earns
     /// a bonus, the moves of its kind tried before it lose as much (and a quiet cut also
     /// punishes the captures tried before it, which did not cut).
-    #[allow(clippy::too_many_arguments)]
     fn on_beta_cutoff(
         &mut self,
         index: usize,
@@ -565,21 +582,20 @@ impl Worker<'_> {
         side: shakmaty::Color,
         depth: Depth,
         ply: Ply,
-        quiets_before: &[Move],
-        captures_before: &[Move],
+        tried: &Tried,
     ) {
         self.stats.count_cutoff(index);
         let bonus = History::bonus(depth);
         if !is_tactical(&m) {
             self.stack[ply].killers.add(m);
             self.history.update(side, &m, bonus);
-            for q in quiets_before {
+            for q in &tried.quiets {
                 self.history.update(side, q, -bonus);
             }
             if self.config.continuation_history {
                 let context = self.continuation(ply);
                 self.history.update_continuation(side, &m, &context, bonus);
-                for q in quiets_before {
+                for q in &tried.quiets {
                     self.history.update_continuation(side, q, &context, -bonus);
                 }
             }
@@ -587,7 +603,7 @@ impl Worker<'_> {
             self.history.update_capture(side, &m, bonus);
         }
         if self.config.capture_history {
-            for c in captures_before {
+            for c in &tried.captures {
                 self.history.update_capture(side, c, -bonus);
             }
         }

@@ -214,14 +214,13 @@ pub struct Heuristics<'a> {
     pub see_ordering: bool,
 }
 
-/// A capture's sort key within its class (good or bad by SEE): MVV-LVA, and with
-/// `capture_history` its history, which may reorder captures of neighbouring victims.
+/// A capture's sort key within its class (good or bad by SEE): MVV-LVA, and with a capture
+/// history its history, which may reorder captures of neighbouring victims.
 #[inline]
-fn capture_key(side: Color, m: &Move, history: &History, capture_history: bool) -> i32 {
-    if capture_history {
-        8 * mvv_lva(m) + history.capture_score(side, m) / 4
-    } else {
-        mvv_lva(m)
+fn capture_key(side: Color, m: &Move, capture_history: Option<&History>) -> i32 {
+    match capture_history {
+        Some(history) => 8 * mvv_lva(m) + history.capture_score(side, m) / 4,
+        None => mvv_lva(m),
     }
 }
 
@@ -246,9 +245,9 @@ impl<'a> MovePicker<'a> {
     ) -> MovePicker<'a> {
         let side = pos.turn();
         let history = ordering.history;
-        let mut keys = [0; 256];
-        for (key, m) in keys.iter_mut().zip(moves.iter()) {
-            *key = if tt_move.matches(*m) {
+        let capture_history = ordering.capture_history.then_some(history);
+        MovePicker::with_keys(moves, |m| {
+            if tt_move.matches(*m) {
                 ORDER_TT_MOVE
             } else if is_tactical(m) {
                 let base = if !ordering.see_ordering || see_at_least(pos, m, 0) {
@@ -256,20 +255,15 @@ impl<'a> MovePicker<'a> {
                 } else {
                     ORDER_BAD_CAPTURE
                 };
-                base + capture_key(side, m, history, ordering.capture_history)
+                base + capture_key(side, m, capture_history)
             } else if killers[0] == Some(*m) {
                 ORDER_FIRST_KILLER
             } else if killers[1] == Some(*m) {
                 ORDER_SECOND_KILLER
             } else {
                 history.quiet_score(side, m, ordering.continuation.as_ref())
-            };
-        }
-        MovePicker {
-            moves,
-            keys,
-            next: 0,
-        }
+            }
+        })
     }
 
     /// Orders quiescence's moves (the captures and queen promotions of
@@ -281,27 +275,22 @@ impl<'a> MovePicker<'a> {
         moves: &'a mut MoveList,
         capture_history: Option<&History>,
     ) -> MovePicker<'a> {
-        let Some(history) = capture_history else {
-            return MovePicker::by_mvv_lva(moves);
-        };
         let side = pos.turn();
-        let mut keys = [0; 256];
-        for (key, m) in keys.iter_mut().zip(moves.iter()) {
-            *key = capture_key(side, m, history, true);
-        }
-        MovePicker {
-            moves,
-            keys,
-            next: 0,
-        }
+        MovePicker::with_keys(moves, |m| capture_key(side, m, capture_history))
     }
 
     /// Orders by MVV-LVA only.
     #[inline]
     pub fn by_mvv_lva(moves: &'a mut MoveList) -> MovePicker<'a> {
+        MovePicker::with_keys(moves, mvv_lva)
+    }
+
+    /// A picker over `moves`, each sorted by `key(move)`.
+    #[inline]
+    fn with_keys(moves: &'a mut MoveList, key: impl Fn(&Move) -> i32) -> MovePicker<'a> {
         let mut keys = [0; 256];
-        for (key, m) in keys.iter_mut().zip(moves.iter()) {
-            *key = mvv_lva(m);
+        for (k, m) in keys.iter_mut().zip(moves.iter()) {
+            *k = key(m);
         }
         MovePicker {
             moves,

@@ -31,19 +31,11 @@ impl Worker<'_> {
         // Any stored result settles a quiescence node when its bound allows: every entry is
         // at least as deep as quiescence.
         let use_tt = self.config.quiescence_tt;
-        if use_tt {
-            if let Some(hit) = self.tt.probe(key, ply) {
-                let settles = match hit.bound {
-                    Bound::Exact => true,
-                    Bound::Lower => hit.score >= beta,
-                    Bound::Upper => hit.score <= alpha,
-                };
-                if settles {
-                    return hit.score;
-                }
+        if let Some(hit) = use_tt.then(|| self.tt.probe(key, ply)).flatten() {
+            if hit.settles(alpha, beta) {
+                return hit.score;
             }
         }
-        let alpha_before = alpha;
 
         let in_check = pos.is_check();
         let mut moves = MoveList::new();
@@ -59,10 +51,7 @@ impl Worker<'_> {
             // any move is generated, and then generates the captures alone. A stalemate is
             // therefore scored by its static evaluation, as in Stockfish and Ethereal: the
             // quiet moves that would show it are the ones quiescence never looks at.
-            let mut stand_pat = self.eval_cache.evaluate(pos);
-            if self.config.correction_history {
-                stand_pat = self.history.correction.correct(pos, stand_pat);
-            }
+            let (_, stand_pat) = self.static_eval(pos, false);
             if stand_pat >= beta {
                 if use_tt {
                     self.tt.store(key, ply, 0, stand_pat, Bound::Lower, None);
@@ -106,13 +95,7 @@ impl Worker<'_> {
             }
         }
         if use_tt {
-            let bound = if best >= beta {
-                Bound::Lower
-            } else if best > alpha_before && best_move.is_some() {
-                Bound::Exact
-            } else {
-                Bound::Upper
-            };
+            let bound = Bound::of(best, beta, best_move.is_some());
             self.tt.store(key, ply, 0, best, bound, best_move);
         }
         best

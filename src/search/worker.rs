@@ -3,6 +3,8 @@
 
 use std::sync::atomic::{AtomicU64, Ordering};
 
+use shakmaty::Chess;
+
 use super::config::SearchConfig;
 use super::control::Control;
 use super::ordering::{Continuation, History, Killers, PieceTo};
@@ -16,18 +18,17 @@ use crate::tt::TranspositionTable;
 use crate::types::{Ply, Score, MAX_PLY};
 
 /// What the search keeps for one ply of the current path: written when a node at that ply is
-/// entered (or, for `null_moved`, by its parent), read by the node and its descendants.
+/// entered (or, for `moved`, while it searches a child), read by the node and its descendants.
 #[derive(Clone, Copy)]
 pub(super) struct Frame {
-    /// The node was reached by a null move (never two in a row).
-    pub null_moved: bool,
     /// The node's static evaluation; `-INFINITE` in check, where it means nothing.
     pub static_eval: Score,
     /// Quiet moves that cut elsewhere at this ply during this search (the killer heuristic:
     /// per search and per ply, so they live here rather than with the history).
     pub killers: Killers,
     /// The move being searched from this node (`None` for a null move): the continuation
-    /// history of the nodes below is keyed by it.
+    /// history of the nodes below is keyed by it, and a node after a null move passes no
+    /// more (never two in a row).
     pub moved: Option<PieceTo>,
     /// The move a singular-extension search of this node leaves out.
     pub excluded: Option<shakmaty::Move>,
@@ -36,7 +37,6 @@ pub(super) struct Frame {
 impl Default for Frame {
     fn default() -> Self {
         Frame {
-            null_moved: false,
             static_eval: -Score::INFINITE,
             killers: Killers::default(),
             moved: None,
@@ -121,6 +121,13 @@ impl Worker<'_> {
         self.thread_index > 0
     }
 
+    /// Whether the node at `ply` was reached by a null move: every other node's parent
+    /// records the move it is searching before it searches it.
+    #[inline]
+    pub fn after_null_move(&self, ply: Ply) -> bool {
+        ply > 0 && self.stack[ply - 1].moved.is_none()
+    }
+
     /// The moves that led to the node at `ply`, for continuation history.
     #[inline]
     pub fn continuation(&self, ply: Ply) -> Continuation {
@@ -132,6 +139,21 @@ impl Worker<'_> {
             }
         };
         Continuation([back(1), back(2)])
+    }
+
+    /// The node's evaluation, raw and (step 3b) corrected by what the search learnt about
+    /// these pawns; both `-INFINITE` in check, where they mean nothing.
+    #[inline]
+    pub fn static_eval(&mut self, pos: &Chess, in_check: bool) -> (Score, Score) {
+        if in_check {
+            return (-Score::INFINITE, -Score::INFINITE);
+        }
+        let raw = self.eval_cache.evaluate(pos);
+        if self.config.correction_history {
+            (raw, self.history.correction.correct(pos, raw))
+        } else {
+            (raw, raw)
+        }
     }
 
     /// Nodes searched by every thread so far (helpers' counts lag by up to a poll interval).
