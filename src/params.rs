@@ -152,6 +152,22 @@ tunables! {
     /// Margin per ply, in centipawns.
     se_margin: i32 = 2, 1..=8, step 1;
 
+    // Razoring: at depth `razor_max_depth` or less, a node whose static evaluation is more
+    // than `razor_margin * depth` below alpha returns its quiescence value if that stays at
+    // or below alpha.
+    /// Deepest node razored.
+    razor_max_depth: i32 = 3, 1..=6, step 1;
+    /// Margin per ply, in centipawns.
+    razor_margin: i32 = 250, 50..=800, step 25;
+
+    // Probcut: at depth `probcut_min_depth` or more, a capture that beats `beta +
+    // probcut_margin` in quiescence and then in a search `PROBCUT_REDUCTION` plies shallower
+    // makes the node fail high.
+    /// Shallowest node tried.
+    probcut_min_depth: i32 = 5, 3..=10, step 1;
+    /// Margin above beta, in centipawns.
+    probcut_margin: i32 = 200, 50..=500, step 20;
+
     // Internal iterative reduction.
     /// Shallowest node searched one ply shallower for lack of a table move.
     iir_min_depth: i32 = 4, 2..=10, step 1;
@@ -229,6 +245,9 @@ pub const HISTORY_MAX: i32 = 16_384;
 pub const MVV_LVA_VALUES: [i32; 6] = [1, 3, 3, 5, 9, 20];
 /// The king's static exchange value: more than everything else on the board.
 pub const SEE_KING: i32 = 20_000;
+/// Probcut's verification search of a capture is this many plies shallower than a normal
+/// search of it (as in Stockfish: a child at `depth - 4`, stored as a node of `depth - 3`).
+pub const PROBCUT_REDUCTION: i32 = 3;
 /// Quiet moves a node remembers having tried, to punish their history when another cuts.
 pub const QUIETS_REMEMBERED: usize = 64;
 

@@ -245,6 +245,8 @@ fn one_switch_flipped() -> Vec<(&'static str, SearchConfig)> {
         quiescence_tt,
         correction_history,
         singular_extensions,
+        razoring,
+        probcut,
     ]
 }
 
