@@ -213,6 +213,10 @@ tunables! {
     tm_score_drop_cp: i32 = 25, 5..=100, step 5;
     /// ...adds this share to the soft target, in percent.
     tm_score_drop_percent: u32 = 40, 0..=150, step 10;
+    /// Soft-target scale (percent) when the best move took every root node...
+    tm_node_base_percent: u32 = 50, 20..=100, step 5;
+    /// ...plus this much times the share the other moves took (Ethereal: 40 + 200 × share).
+    tm_node_doubt_percent: u32 = 200, 50..=400, step 20;
 }
 
 // ---- Fixed numbers: not tuned, because they size data structures or only their order counts.

@@ -80,8 +80,9 @@ pub struct SearchConfig {
     /// Narrow root windows around the previous iteration's score, widened on a fail. Only
     /// speed: the value of the plain search does not depend on the window.
     pub aspiration_windows: bool,
-    /// The time manager gives more time while the best move changes or the score falls, less
-    /// once it has settled (not proven: it needs games under a clock). Off by default.
+    /// The time manager gives more time while the best move changes, the score falls or the
+    /// other root moves take a large share of the nodes, less once it has settled (not
+    /// proven: it needs games under a clock). Off by default.
     pub time_manager_scaling: bool,
     pub tt_policy: TtPolicy,
     /// Lines to report per iteration (UCI `MultiPV`).

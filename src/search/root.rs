@@ -31,6 +31,9 @@ pub(super) struct RootMove {
     /// When the whole line failed low, the alpha that bounds it from above.
     pub fail_low_bound: Score,
     pub pv: Vec<Move>,
+    /// Nodes searched under this move since the search began: the time manager's measure of
+    /// how much the search still doubts it (a best move that takes most nodes is settled).
+    pub nodes: u64,
 }
 
 /// The keys the repetition check starts from: the game's, then the root's.
@@ -55,6 +58,7 @@ pub(super) fn root_moves(game: &Game, searchmoves: &[Move]) -> Vec<RootMove> {
             previous_score: Score::ZERO,
             fail_low_bound: -Score::INFINITE,
             pv: vec![mv],
+            nodes: 0,
         })
         .collect()
 }
@@ -201,7 +205,11 @@ impl<'a> RootSearch<'a> {
             || worker.control.is_stopped()
             || worker.budget.is_some_and(|budget| {
                 let scale = if worker.config.time_manager_scaling {
+                    let best_nodes = self.root_moves[0].nodes;
+                    let all_nodes = self.root_moves.iter().map(|rm| rm.nodes).sum();
                     time::soft_scale_percent(stable_iterations, score_drop)
+                        * time::node_share_percent(best_nodes, all_nodes)
+                        / 100
                 } else {
                     100
                 };
@@ -316,6 +324,7 @@ impl<'a> RootSearch<'a> {
             let key = child_key(pos, game.root_key, m, &child);
             worker.keys.push(key);
             worker.stack[0].moved = Some(PieceTo::of(pos.turn(), &m));
+            let nodes_before = worker.stats.nodes;
             let score = worker.principal_variation_search(
                 &child,
                 key,
@@ -327,6 +336,7 @@ impl<'a> RootSearch<'a> {
                 0,
             );
             worker.keys.pop();
+            rm.nodes += worker.stats.nodes - nodes_before;
             if worker.stopped {
                 break;
             }

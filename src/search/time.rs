@@ -97,6 +97,18 @@ pub fn soft_scale_percent(stable_iterations: u32, score_drop: i32) -> u32 {
     percent
 }
 
+/// How much of the soft target to allow for how the root's nodes were shared: a best move
+/// that took nearly all of them is settled (down to `tm_node_base_percent`), one that took few
+/// is still in doubt (up to `tm_node_base_percent + tm_node_doubt_percent`), as in Ethereal.
+/// 100 when nothing was searched yet.
+pub fn node_share_percent(best_nodes: u64, all_nodes: u64) -> u32 {
+    if all_nodes == 0 {
+        return 100;
+    }
+    let others_permille = 1000 - (best_nodes.min(all_nodes) * 1000 / all_nodes) as u32;
+    tm_node_base_percent() + tm_node_doubt_percent() * others_permille / 1000
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -144,6 +156,15 @@ mod tests {
             fixed: false,
         };
         assert!(!b.may_start_iteration(Duration::from_millis(120), 1000));
+    }
+
+    #[test]
+    fn a_best_move_that_takes_fewer_of_the_nodes_gets_more_time() {
+        assert_eq!(node_share_percent(0, 0), 100);
+        let settled = node_share_percent(95, 100);
+        let doubted = node_share_percent(30, 100);
+        assert!(settled < 100 && 100 < doubted, "{settled} {doubted}");
+        assert!(node_share_percent(100, 100) == tm_node_base_percent());
     }
 
     #[test]
