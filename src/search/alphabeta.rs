@@ -222,8 +222,10 @@ impl Worker<'_> {
             || node.excluded.is_some()
             || node.depth < probcut_min_depth()
             || beta.is_mate()
-            // A stored search nearly as deep already says the captures do not reach it.
-            || tt_hit.is_some_and(|hit| hit.depth >= node.depth - 3 && hit.score < probcut_beta)
+            // A stored search as deep as probcut's own already says the captures do not reach it.
+            || tt_hit.is_some_and(|hit| {
+                hit.depth >= node.depth - PROBCUT_REDUCTION && hit.score < probcut_beta
+            })
         {
             return None;
         }
