@@ -137,32 +137,51 @@ impl Worker<'_> {
             raw_eval,
             excluded,
         };
-        // Step 4 (+32.4 ± 18.7): reverse futility pruning.
-        if self.reverse_futility_cuts(&node, beta) {
-            return static_eval;
-        }
-
-        // Step 4b (off: +6.4 ± 11.0, inconclusive): razoring.
-        if self.razors(&node, alpha) {
-            let score = self.quiescence(pos, key, ply, alpha, alpha + 1);
-            if score <= alpha {
-                return score;
-            }
-        }
-
-        // Step 5 (+36.6 ± 20.2): null-move pruning.
-        if self.tries_null_move(pos, &node, beta) {
-            if let Some(score) = self.null_move_search(pos, key, depth, ply, beta) {
-                return score;
-            }
-        }
-
-        // Step 5b (+17.6 ± 12.7): probcut.
-        if let Some(score) = self.probcut(pos, &node, beta, tt_hit) {
+        // Steps 4 to 5b: the node's own pruning, before any move is searched.
+        if let Some(score) = self.prune_node(pos, &node, alpha, beta, tt_hit) {
             return score;
         }
 
         self.search_moves(pos, node, alpha, beta, tt_hit)
+    }
+
+    /// Steps 4 to 5b: the pruning a node may do on its static evaluation and shallow
+    /// searches alone. `Some` when the node is settled without searching its moves.
+    #[inline]
+    fn prune_node(
+        &mut self,
+        pos: &Chess,
+        node: &Node,
+        alpha: Score,
+        beta: Score,
+        tt_hit: Option<Hit>,
+    ) -> Option<Score> {
+        let node_eval = self.stack[node.ply].static_eval;
+        // Step 4 (+32.4 ± 18.7): reverse futility pruning.
+        if self.reverse_futility_cuts(node, beta) {
+            return Some(node_eval);
+        }
+
+        // Step 4b (off: +6.4 ± 11.0, inconclusive): razoring.
+        if self.razors(node, alpha) {
+            let score = self.quiescence(pos, node.key, node.ply, alpha, alpha + 1);
+            if score <= alpha {
+                return Some(score);
+            }
+        }
+
+        // Step 5 (+36.6 ± 20.2): null-move pruning.
+        if self.tries_null_move(pos, node, beta) {
+            if let Some(score) = self.null_move_search(pos, node.key, node.depth, node.ply, beta) {
+                return Some(score);
+            }
+        }
+
+        // Step 5b (+17.6 ± 12.7): probcut.
+        if let Some(score) = self.probcut(pos, node, beta, tt_hit) {
+            return Some(score);
+        }
+        None
     }
 
     /// Step 2: probes the table. `Err(score)` when a deep enough entry settles the node (never
@@ -238,29 +257,19 @@ impl Worker<'_> {
         tactical_moves(pos, &mut moves);
         let history = self.config.capture_history.then_some(&*self.history);
         let picker = MovePicker::for_quiescence(pos, &mut moves, history);
-        let side = pos.turn();
         for m in picker {
             if !see_at_least(pos, &m, threshold) {
                 continue;
             }
-            let mut child = pos.clone();
-            child.play_unchecked(m);
-            let child_key = child_key(pos, key, m, &child);
-            self.keys.push(child_key);
-            self.stack[ply].moved = Some(PieceTo::of(side, &m));
-            let mut score =
-                -self.quiescence(&child, child_key, ply + 1, -probcut_beta, -probcut_beta + 1);
-            if score >= probcut_beta {
-                score = -self.alpha_beta(
-                    &child,
-                    child_key,
-                    depth - 1 - PROBCUT_REDUCTION,
-                    ply + 1,
-                    -probcut_beta,
-                    -probcut_beta + 1,
-                );
-            }
-            self.keys.pop();
+            let score = self.visit_child(pos, key, ply, m, |worker, child, child_key| {
+                let window = (-probcut_beta, -probcut_beta + 1);
+                let score = -worker.quiescence(child, child_key, ply + 1, window.0, window.1);
+                if score < probcut_beta {
+                    return score;
+                }
+                let depth = depth - 1 - PROBCUT_REDUCTION;
+                -worker.alpha_beta(child, child_key, depth, ply + 1, window.0, window.1)
+            });
             if self.stopped {
                 return Some(Score::ZERO);
             }
@@ -382,25 +391,21 @@ impl Worker<'_> {
                     Ok(plies) => plies,
                     Err(multi_cut) => return multi_cut,
                 };
-            let mut child = pos.clone();
-            child.play_unchecked(m);
-            let child_key = child_key(pos, key, m, &child);
-            self.keys.push(child_key);
-            self.stack[ply].moved = Some(PieceTo::of(side, &m));
             // Step 9 (+43.8 ± 22.4 for LMR, +30.4 ± 18.0 for PVS): reduced null-window
             // search of late quiet moves, re-searched when they beat alpha.
             let reduction = self.reduction(&node, index, quiet, gives_check, history);
-            let score = self.principal_variation_search(
-                &child,
-                child_key,
-                depth - 1 + extension,
-                ply + 1,
-                alpha,
-                beta,
-                index == 0,
-                reduction,
-            );
-            self.keys.pop();
+            let score = self.visit_child(pos, key, ply, m, |worker, child, child_key| {
+                worker.principal_variation_search(
+                    child,
+                    child_key,
+                    depth - 1 + extension,
+                    ply + 1,
+                    alpha,
+                    beta,
+                    index == 0,
+                    reduction,
+                )
+            });
             if self.stopped {
                 return Score::ZERO;
             }
@@ -421,11 +426,46 @@ impl Worker<'_> {
         }
 
         if node.excluded.is_none() {
-            let bound = Bound::of(best, beta, best_move.is_some());
-            self.tt.store(key, ply, depth, best, bound, best_move);
-            self.learn_correction(pos, &node, best, bound, best_move);
+            self.store_result(pos, &node, best, beta, best_move);
         }
         best
+    }
+
+    /// Plays `m` (at `ply`, from `pos` whose key is `key`), runs `search` on the child with
+    /// its key on the repetition stack and the move on the search stack, and takes both back.
+    #[inline]
+    fn visit_child(
+        &mut self,
+        pos: &Chess,
+        key: Key,
+        ply: Ply,
+        m: Move,
+        search: impl FnOnce(&mut Self, &Chess, Key) -> Score,
+    ) -> Score {
+        let mut child = pos.clone();
+        child.play_unchecked(m);
+        let child_key = child_key(pos, key, m, &child);
+        self.keys.push(child_key);
+        self.stack[ply].moved = Some(PieceTo::of(pos.turn(), &m));
+        let score = search(self, &child, child_key);
+        self.keys.pop();
+        score
+    }
+
+    /// A finished node's result goes to the table, and teaches the correction history.
+    #[inline]
+    fn store_result(
+        &mut self,
+        pos: &Chess,
+        node: &Node,
+        best: Score,
+        beta: Score,
+        best_move: Option<Move>,
+    ) {
+        let bound = Bound::of(best, beta, best_move.is_some());
+        self.tt
+            .store(node.key, node.ply, node.depth, best, bound, best_move);
+        self.learn_correction(pos, node, best, bound, best_move);
     }
 
     /// Step 3b's learning: the searched value against the raw evaluation, where the value
