@@ -83,7 +83,7 @@ tunables! {
     /// Shallowest iteration with an aspiration window.
     aspiration_min_depth: i32 = 4, 1..=10, step 1;
     /// Half-width of the first window, in centipawns.
-    aspiration_window: i32 = 25, 5..=100, step 5;
+    aspiration_window: i32 = 31, 5..=100, step 5;
     /// Growth of the window on a fail, in percent of its width.
     aspiration_growth_percent: i32 = 200, 120..=400, step 20;
 
@@ -106,49 +106,49 @@ tunables! {
     /// Moves before this index are never reduced.
     lmr_min_move_index: usize = 2, 1..=8, step 1;
     /// The reduction's constant part, in hundredths of a ply.
-    lmr_base_hundredths: i32 = 75, 0..=200, step 10;
+    lmr_base_hundredths: i32 = 94, 0..=200, step 10;
     /// The divisor of its logarithmic part, in hundredths.
-    lmr_divisor_hundredths: i32 = 225, 100..=500, step 15;
+    lmr_divisor_hundredths: i32 = 219, 100..=500, step 15;
 
     // Reverse futility pruning: at depth `rfp_max_depth` or less, a node whose static
     // evaluation beats beta by `rfp_margin` per ply of depth is assumed to fail high.
     /// Deepest node pruned.
     rfp_max_depth: i32 = 6, 1..=12, step 1;
     /// Margin per ply, in centipawns.
-    rfp_margin: i32 = 80, 20..=200, step 8;
+    rfp_margin: i32 = 78, 20..=200, step 8;
 
     // Futility pruning: at depth `fp_max_depth` or less, quiet moves are skipped when the
     // static evaluation plus `fp_base + fp_margin * depth` still cannot reach alpha.
     /// Deepest node whose quiet moves are pruned.
     fp_max_depth: i32 = 6, 1..=12, step 1;
     /// Margin at depth 0, in centipawns.
-    fp_base: i32 = 100, 0..=300, step 10;
+    fp_base: i32 = 86, 0..=300, step 10;
     /// Margin per ply, in centipawns.
-    fp_margin: i32 = 90, 20..=250, step 8;
+    fp_margin: i32 = 82, 20..=250, step 8;
 
     // Late-move pruning: at depth `lmp_max_depth` or less, quiet moves after the first
     // `lmp_base + depth * depth` quiet ones are skipped.
     /// Deepest node pruned.
     lmp_max_depth: i32 = 6, 1..=12, step 1;
     /// Quiet moves always searched, besides `depth * depth`.
-    lmp_base: i32 = 3, 0..=12, step 1;
+    lmp_base: i32 = 4, 0..=12, step 1;
 
     /// A quiet move's history (butterfly plus continuation) reduces it one ply less per this
     /// much (history-adjusted LMR; more for moves with a bad history).
-    lmr_history_divisor: i32 = 256, 32..=4096, step 32;
+    lmr_history_divisor: i32 = 245, 32..=4096, step 32;
 
     // History pruning: at depth `history_pruning_max_depth` or less, quiet moves whose
     // history is below `-history_pruning_margin * depth` are skipped.
     /// Deepest node pruned.
-    history_pruning_max_depth: i32 = 3, 1..=8, step 1;
+    history_pruning_max_depth: i32 = 4, 1..=8, step 1;
     /// Margin per ply, in history units (a cutoff at depth d earns `history_bonus_scale * d * d`).
-    history_pruning_margin: i32 = 128, 16..=2048, step 16;
+    history_pruning_margin: i32 = 159, 16..=2048, step 16;
 
     // Singular extensions: at depth `se_min_depth` or more, the table's move is extended when
     // the node searched without it at half depth stays below the stored score minus
     // `se_margin * depth`.
     /// Shallowest node tested.
-    se_min_depth: i32 = 7, 4..=12, step 1;
+    se_min_depth: i32 = 5, 4..=12, step 1;
     /// Margin per ply, in centipawns.
     se_margin: i32 = 2, 1..=8, step 1;
 
@@ -175,7 +175,7 @@ tunables! {
     // History: a quiet move that cuts at `depth` earns `history_bonus_scale * depth * depth`
     // (capped at `HISTORY_MAX`); the quiet moves tried before it lose as much.
     /// Bonus per square ply of depth.
-    history_bonus_scale: i32 = 16, 2..=64, step 2;
+    history_bonus_scale: i32 = 14, 2..=64, step 2;
 
     // Static exchange values, in centipawns (the king's is fixed: it is never exchanged).
     /// A pawn.
