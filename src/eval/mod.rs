@@ -69,6 +69,49 @@ static PACKED_WEIGHTS: [Packed; params::COUNT] = {
     packed
 };
 
+/// Material and both placement entries of a piece summed, `[role][own mirror][enemy
+/// mirror][relative square]` (a mirror index 1 when that king stands on the a–d files): the
+/// search adds one packed value per piece where the tracing evaluation adds three terms. The
+/// sums are the same integers, so the result is too.
+static PLACEMENT: [[[[Packed; 64]; 2]; 2]; 6] = {
+    let mut table = [[[[Packed::new(Taper { mg: 0, eg: 0 }); 64]; 2]; 2]; 6];
+    let mut r = 0;
+    while r < 6 {
+        let mut own = 0;
+        while own < 2 {
+            let mut enemy = 0;
+            while enemy < 2 {
+                let mut sq = 0;
+                while sq < 64 {
+                    let own_sq = sq ^ (own * 7);
+                    let enemy_sq = sq ^ (enemy * 7);
+                    let sum = add_tapers(
+                        WEIGHTS[MATERIAL + r],
+                        add_tapers(
+                            WEIGHTS[PST_OWN_KING + r * 64 + own_sq],
+                            WEIGHTS[PST_ENEMY_KING + r * 64 + enemy_sq],
+                        ),
+                    );
+                    table[r][own][enemy][sq] = Packed::new(sum);
+                    sq += 1;
+                }
+                enemy += 1;
+            }
+            own += 1;
+        }
+        r += 1;
+    }
+    table
+};
+
+/// `a + b` where a constant needs it (`Add` is not `const`).
+const fn add_tapers(a: Taper, b: Taper) -> Taper {
+    Taper {
+        mg: a.mg + b.mg,
+        eg: a.eg + b.eg,
+    }
+}
+
 /// What one side attacks, filled in as the evaluation goes.
 #[derive(Clone, Copy, Debug, Default)]
 struct Side {
@@ -146,6 +189,17 @@ impl<'a, T: Trace> Eval<'a, T> {
                 let r = role as usize - 1;
                 let pieces = u64::from(self.board.by_piece(role.of(color)));
                 phase += PHASE_WEIGHT[r] * bits::count(pieces);
+                if T::CACHEABLE {
+                    // Nobody watches the terms: one summed entry per piece.
+                    let table =
+                        &PLACEMENT[r][usize::from(own_mirror != 0)][usize::from(enemy_mirror != 0)];
+                    let mut sum = Packed::default();
+                    for sq in bits::squares(pieces) {
+                        sum += table[sq as usize ^ own_side];
+                    }
+                    self.score[side_index(color)] += sum;
+                    continue;
+                }
                 for sq in bits::squares(pieces) {
                     let relative = sq as usize ^ own_side;
                     self.add(MATERIAL + r, color, 1);
