@@ -361,7 +361,8 @@ impl Worker<'_> {
         let mut tried = Tried::default();
 
         let mut quiets_searched: Depth = 0;
-        for (index, m) in (&mut picker).enumerate() {
+        while let Some(m) = picker.next_move(self.history) {
+            let index = picker.handed_out() - 1;
             if node.excluded == Some(m) {
                 continue;
             }
@@ -369,7 +370,10 @@ impl Worker<'_> {
             // Read from the attack tables: a pruned move is never copied and played.
             let gives_check = gives_check(pos, &m);
             let history = if quiet {
-                self.quiet_history(side, &m, &continuation)
+                let ordered_by = picker
+                    .last_history()
+                    .filter(|_| self.config.lazy_quiet_scoring);
+                self.quiet_history(side, &m, &continuation, ordered_by)
             } else {
                 0
             };
@@ -500,11 +504,21 @@ impl Worker<'_> {
     }
 
     /// A quiet move's history (butterfly, and continuation when on), read only where a step
-    /// uses it (history pruning or reductions).
+    /// uses it (history pruning or reductions), and not again where the move picker already
+    /// ordered the move by it (`ordered_by`).
     #[inline]
-    fn quiet_history(&self, side: shakmaty::Color, m: &Move, continuation: &Continuation) -> i32 {
+    fn quiet_history(
+        &self,
+        side: shakmaty::Color,
+        m: &Move,
+        continuation: &Continuation,
+        ordered_by: Option<i32>,
+    ) -> i32 {
         if !self.config.history_pruning && !self.config.history_reductions {
             return 0;
+        }
+        if let Some(score) = ordered_by {
+            return score;
         }
         let context = self.config.continuation_history.then_some(continuation);
         self.history.quiet_score(side, m, context)
@@ -596,6 +610,7 @@ impl Worker<'_> {
                 continuation: self.config.continuation_history.then_some(continuation),
                 capture_history: self.config.capture_history,
                 see_ordering: self.config.see_ordering,
+                lazy_quiets: self.config.lazy_quiet_scoring,
             },
         )
     }

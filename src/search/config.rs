@@ -80,6 +80,12 @@ pub struct SearchConfig {
     /// Narrow root windows around the previous iteration's score, widened on a fail. Only
     /// speed: the value of the plain search does not depend on the window.
     pub aspiration_windows: bool,
+    /// Step 6d: quiet moves are scored by history only when the move picker first reaches
+    /// them, so a node that cuts on the table move, a capture or a killer never reads their
+    /// history, and the later ones read it after the first moves' subtrees have updated it;
+    /// LMR and history pruning then reuse the score the move was ordered by. Fewer
+    /// instructions per node; it changes the tree, so it is on only once its SPRT passes.
+    pub lazy_quiet_scoring: bool,
     /// The time manager gives more time while the best move changes, the score falls or the
     /// other root moves take a large share of the nodes, less once it has settled (not
     /// proven: it needs games under a clock). Off by default.
@@ -113,6 +119,7 @@ impl Default for SearchConfig {
             check_extension: false,
             late_move_reductions: true,
             aspiration_windows: true,
+            lazy_quiet_scoring: false,
             time_manager_scaling: false,
             tt_policy: TtPolicy::Cutoffs,
             multipv: 1,
