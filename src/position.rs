@@ -68,10 +68,16 @@ pub fn full_key(pos: &Chess) -> Key {
 /// incrementally where shakmaty can and recomputed where it cannot.
 #[inline]
 pub fn child_key(pos: &Chess, key: Key, m: Move, child: &Chess) -> Key {
-    match pos.update_zobrist_hash::<Zobrist64>(Zobrist64(key), m, EnPassantMode::Legal) {
-        Some(k) => k.0,
-        None => full_key(child),
-    }
+    key_after(pos, key, m).unwrap_or_else(|| full_key(child))
+}
+
+/// The key of `pos` after the legal move `m`, before the move is played, where shakmaty can
+/// update it incrementally (`None` where the child must be hashed from scratch). Knowing the
+/// key early lets the search prefetch the child's table slot while it plays the move.
+#[inline]
+pub fn key_after(pos: &Chess, key: Key, m: Move) -> Option<Key> {
+    pos.update_zobrist_hash::<Zobrist64>(Zobrist64(key), m, EnPassantMode::Legal)
+        .map(|k| k.0)
 }
 
 /// The position after the side to move passes (a null move), with its key updated
@@ -332,6 +338,36 @@ mod tests {
         }
         game.play_uci("e1h1").unwrap(); // king-takes-rook castling is accepted on input
         assert_eq!(game.root_key, full_key(&game.root));
+    }
+
+    #[test]
+    fn keys_known_before_the_move_match_the_child_hashed_from_scratch() {
+        // Castling both ways, en passant, promotions with and without capture, checks.
+        let fens = [
+            "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1",
+            "rnbqkbnr/ppp1p1pp/8/3pPp2/8/8/PPPP1PPP/RNBQKBNR w KQkq f6 0 3",
+            "n1n5/PPPk4/8/8/8/8/4Kppp/5N1N b - - 0 1",
+            "8/2p5/3p4/KP5r/1R3p1k/8/4P1P1/8 w - - 0 1",
+        ];
+        let mut answered = 0;
+        for fen in fens {
+            let pos = Game::from_fen(fen, CastlingMode::Standard).unwrap().root;
+            let key = full_key(&pos);
+            for m in pos.legal_moves() {
+                let mut child = pos.clone();
+                child.play_unchecked(m);
+                if let Some(k) = key_after(&pos, key, m) {
+                    assert_eq!(k, full_key(&child), "{fen}: {m}");
+                    answered += 1;
+                }
+                assert_eq!(
+                    child_key(&pos, key, m, &child),
+                    full_key(&child),
+                    "{fen}: {m}"
+                );
+            }
+        }
+        assert!(answered > 50, "key_after answered only {answered} times");
     }
 
     #[test]

@@ -12,7 +12,7 @@ use std::sync::OnceLock;
 
 use super::see::see_at_least;
 use crate::params::*;
-use crate::position::{child_key, gives_check, null_move, tactical_moves, Key};
+use crate::position::{full_key, gives_check, key_after, null_move, tactical_moves, Key};
 use crate::tt::{Hit, PackedMove};
 use crate::types::{Bound, Depth, Ply, Score, MAX_PLY};
 
@@ -446,9 +446,13 @@ impl Worker<'_> {
         m: Move,
         search: impl FnOnce(&mut Self, &Chess, Key) -> Score,
     ) -> Score {
+        let early_key = key_after(pos, key, m);
+        if let Some(k) = early_key {
+            self.tt.prefetch(k);
+        }
         let mut child = pos.clone();
         child.play_unchecked(m);
-        let child_key = child_key(pos, key, m, &child);
+        let child_key = early_key.unwrap_or_else(|| full_key(&child));
         self.keys.push(child_key);
         self.stack[ply].moved = Some(PieceTo::of(pos.turn(), &m));
         let score = search(self, &child, child_key);

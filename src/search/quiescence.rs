@@ -6,7 +6,7 @@ use shakmaty::{Chess, MoveList, Position};
 use super::ordering::MovePicker;
 use super::see::see_at_least;
 use super::worker::Worker;
-use crate::position::{child_key, tactical_moves, Key};
+use crate::position::{full_key, key_after, tactical_moves, Key};
 use crate::types::{Bound, Ply, Score, MAX_PLY};
 
 impl Worker<'_> {
@@ -71,12 +71,16 @@ impl Worker<'_> {
             if self.config.quiescence_see_pruning && !in_check && !see_at_least(pos, &m, 0) {
                 continue;
             }
+            let early_key = if use_tt { key_after(pos, key, m) } else { None };
+            if let Some(k) = early_key {
+                self.tt.prefetch(k);
+            }
             let mut child = pos.clone();
             child.play_unchecked(m);
-            let child_key = if use_tt {
-                child_key(pos, key, m, &child)
-            } else {
-                0
+            let child_key = match early_key {
+                Some(k) => k,
+                None if use_tt => full_key(&child),
+                None => 0,
             };
             let score = -self.quiescence(&child, child_key, ply + 1, -beta, -alpha);
             if self.stopped {
