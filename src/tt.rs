@@ -55,7 +55,8 @@ impl PackedMove {
 struct Slot {
     /// `mv` in the low 16 bits, `score` in the high 16.
     move_score: AtomicU32,
-    /// `depth` in the low 8 bits, generation and bound in the next 8 (the rest is zero).
+    /// `depth` in the low 8 bits, generation and bound in the next 8, the static evaluation
+    /// in the high 16.
     depth_generation_bound: AtomicU32,
     /// The low 32 bits of the key (the high bits chose the slot) XOR the two words above.
     check: AtomicU32,
@@ -70,13 +71,21 @@ struct Entry {
     depth: u8,
     /// Generation in the high 6 bits, bound in the low 2 (0 means empty).
     generation_bound: u8,
+    /// The position's static evaluation, [`NO_EVAL`] where none was known (in check).
+    eval: i16,
 }
+
+/// The stored evaluation of a position evaluated in check (where the search takes none), or
+/// of one whose evaluation does not fit in 16 bits.
+const NO_EVAL: i16 = i16::MIN;
 
 impl Entry {
     fn words(self) -> (u32, u32) {
         (
             u32::from(self.mv.0) | (u32::from(self.score as u16) << 16),
-            u32::from(self.depth) | (u32::from(self.generation_bound) << 8),
+            u32::from(self.depth)
+                | (u32::from(self.generation_bound) << 8)
+                | (u32::from(self.eval as u16) << 16),
         )
     }
 }
@@ -94,6 +103,7 @@ impl Slot {
             score: (move_score >> 16) as u16 as i16,
             depth: rest as u8,
             generation_bound: (rest >> 8) as u8,
+            eval: (rest >> 16) as u16 as i16,
         }
     }
 
@@ -135,6 +145,9 @@ pub struct Hit {
     pub score: Score,
     pub depth: Depth,
     pub bound: Bound,
+    /// The position's static evaluation as the storing node took it, so that a node finding
+    /// its position here need not evaluate it (or look in the evaluation cache) again.
+    pub eval: Option<Score>,
 }
 
 impl Hit {
@@ -148,6 +161,17 @@ impl Hit {
             Bound::Upper => self.score <= alpha,
         }
     }
+}
+
+/// What a node stores: its result and, where it took one, its static evaluation.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Stored {
+    pub depth: Depth,
+    pub score: Score,
+    pub bound: Bound,
+    pub mv: Option<Move>,
+    /// The raw static evaluation (before any correction); `None` in check.
+    pub eval: Option<Score>,
 }
 
 /// Asks Linux to back the reserved but not yet touched buffer of `slots` with 2 MB pages:
@@ -276,22 +300,23 @@ impl TranspositionTable {
             score: Score(i32::from(e.score)).from_tt(ply),
             depth: Depth::from(e.depth),
             bound,
+            eval: (e.eval != NO_EVAL).then_some(Score(i32::from(e.eval))),
         })
     }
 
-    /// Stores a search result. Replaces the slot unless it holds a deeper result for the same
-    /// position from this search; a new position always replaces, keeping the move when the
+    /// Stores a search result, with the position's static evaluation where the node had one.
+    /// Replaces the slot unless it holds a deeper result for the same position from this
+    /// search; a new position always replaces, keeping the move (and the evaluation) when the
     /// new result has none.
     #[inline]
-    pub fn store(
-        &self,
-        key: Key,
-        ply: usize,
-        depth: Depth,
-        score: Score,
-        bound: Bound,
-        mv: Option<Move>,
-    ) {
+    pub fn store(&self, key: Key, ply: usize, result: Stored) {
+        let Stored {
+            depth,
+            score,
+            bound,
+            mv,
+            eval,
+        } = result;
         let slot = &self.slots[self.index(key)];
         let old = slot.load();
         let generation = self.generation();
@@ -305,12 +330,18 @@ impl TranspositionTable {
             None if same => old.mv,
             None => PackedMove::NONE,
         };
+        let eval = match eval.and_then(|e| i16::try_from(e.0).ok()) {
+            Some(e) => e,
+            None if same => old.eval,
+            None => NO_EVAL,
+        };
         slot.save(Entry {
             check: key as u32,
             mv,
             score: score.to_tt(ply).0 as i16,
             depth: depth.clamp(0, u8::MAX as Depth) as u8,
             generation_bound: generation | bound_bits(bound),
+            eval,
         });
     }
 
@@ -339,20 +370,50 @@ mod tests {
     fn stored_results_come_back_with_mate_scores_adjusted() {
         let tt = TranspositionTable::new(1);
         let m = Chess::default().legal_moves()[3];
-        tt.store(
-            0xDEAD_BEEF_1234_5678,
-            3,
-            5,
-            Score::mate_in(7),
-            Bound::Exact,
-            Some(m),
-        );
+        let stored = Stored {
+            depth: 5,
+            score: Score::mate_in(7),
+            bound: Bound::Exact,
+            mv: Some(m),
+            eval: Some(Score(-57)),
+        };
+        tt.store(0xDEAD_BEEF_1234_5678, 3, stored);
         let hit = tt.probe(0xDEAD_BEEF_1234_5678, 5).unwrap();
         assert_eq!(hit.score, Score::mate_in(9));
         assert_eq!(hit.depth, 5);
         assert_eq!(hit.bound, Bound::Exact);
         assert!(hit.mv.matches(m));
+        assert_eq!(hit.eval, Some(Score(-57)));
         assert!(tt.probe(0xDEAD_BEEF_1234_5679, 5).is_none());
+    }
+
+    /// A node in check stores no evaluation; storing its position again keeps the one an
+    /// earlier store had, and an evaluation outside 16 bits is stored as none, never wrapped.
+    #[test]
+    fn evaluations_are_kept_when_a_store_has_none_and_never_wrapped() {
+        let tt = TranspositionTable::new(1);
+        let result = |eval| Stored {
+            depth: 3,
+            score: Score(10),
+            bound: Bound::Lower,
+            mv: None,
+            eval,
+        };
+        tt.store(0x0123_4567_89AB_CDEF, 0, result(None));
+        assert_eq!(tt.probe(0x0123_4567_89AB_CDEF, 0).unwrap().eval, None);
+        tt.store(0x0123_4567_89AB_CDEF, 0, result(Some(Score(123))));
+        tt.store(0x0123_4567_89AB_CDEF, 0, result(None));
+        assert_eq!(
+            tt.probe(0x0123_4567_89AB_CDEF, 0).unwrap().eval,
+            Some(Score(123))
+        );
+        tt.store(0xFEDC_BA98_7654_3210, 0, result(Some(Score(40_000))));
+        assert_eq!(tt.probe(0xFEDC_BA98_7654_3210, 0).unwrap().eval, None);
+        tt.store(0x7777_0000_1234_5678, 0, result(Some(Score(-32_767))));
+        assert_eq!(
+            tt.probe(0x7777_0000_1234_5678, 0).unwrap().eval,
+            Some(Score(-32_767))
+        );
     }
 
     #[test]
@@ -370,14 +431,14 @@ mod tests {
         let mut tt = TranspositionTable::new(1);
         assert_eq!(tt.hashfull(), 0);
         for k in 0..200_000u64 {
-            tt.store(
-                k.wrapping_mul(0x9E37_79B9_7F4A_7C15),
-                0,
-                1,
-                Score(0),
-                Bound::Upper,
-                None,
-            );
+            let stored = Stored {
+                depth: 1,
+                score: Score(0),
+                bound: Bound::Upper,
+                mv: None,
+                eval: None,
+            };
+            tt.store(k.wrapping_mul(0x9E37_79B9_7F4A_7C15), 0, stored);
         }
         assert!(tt.hashfull() > 0);
         tt.clear();
@@ -406,7 +467,8 @@ mod tests {
             let score = Score((h >> 8) as i32 % 2000 - 1000);
             let bound = [Bound::Exact, Bound::Lower, Bound::Upper][(h >> 24) as usize % 3];
             let mv = moves[(h >> 30) as usize % moves.len()];
-            (depth, score, bound, mv)
+            let eval = Score((h >> 34) as i32 % 3000 - 1500);
+            (depth, score, bound, mv, eval)
         };
         let hits = std::sync::atomic::AtomicU64::new(0);
         std::thread::scope(|scope| {
@@ -419,15 +481,23 @@ mod tests {
                         rng ^= rng >> 7;
                         rng ^= rng << 17;
                         let key = key_of(rng % KEYS);
-                        let (depth, score, bound, mv) = data_of(key);
+                        let (depth, score, bound, mv, eval) = data_of(key);
                         if rng >> 63 == 0 {
-                            tt.store(key, 0, depth, score, bound, Some(mv));
+                            let stored = Stored {
+                                depth,
+                                score,
+                                bound,
+                                mv: Some(mv),
+                                eval: Some(eval),
+                            };
+                            tt.store(key, 0, stored);
                         } else if let Some(hit) = tt.probe(key, 0) {
                             hits.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
                             assert_eq!(hit.depth, depth, "torn depth for {key:x}");
                             assert_eq!(hit.score, score, "torn score for {key:x}");
                             assert_eq!(hit.bound, bound, "torn bound for {key:x}");
                             assert!(hit.mv.matches(mv), "torn move for {key:x}");
+                            assert_eq!(hit.eval, Some(eval), "torn evaluation for {key:x}");
                         }
                     }
                 });

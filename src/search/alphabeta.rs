@@ -13,7 +13,7 @@ use std::sync::OnceLock;
 use super::see::see_at_least;
 use crate::params::*;
 use crate::position::{full_key, gives_check, key_after, null_move, tactical_moves, Key};
-use crate::tt::{Hit, PackedMove};
+use crate::tt::{Hit, PackedMove, Stored};
 use crate::types::{Bound, Depth, Ply, Score, MAX_PLY};
 
 /// The moves a node has searched so far, by kind, to punish their history when another cuts.
@@ -121,7 +121,8 @@ impl Worker<'_> {
         };
 
         let in_check = pos.is_check();
-        let (raw_eval, static_eval) = self.static_eval(pos, in_check);
+        let tt_eval = tt_hit.and_then(|hit| hit.eval);
+        let (raw_eval, static_eval) = self.static_eval(pos, in_check, tt_eval);
         self.stack[ply].static_eval = static_eval;
 
         let node = Node {
@@ -274,14 +275,14 @@ impl Worker<'_> {
                 return Some(Score::ZERO);
             }
             if score >= probcut_beta {
-                self.tt.store(
-                    key,
-                    ply,
-                    depth - PROBCUT_REDUCTION,
+                let stored = Stored {
+                    depth: depth - PROBCUT_REDUCTION,
                     score,
-                    Bound::Lower,
-                    Some(m),
-                );
+                    bound: Bound::Lower,
+                    mv: Some(m),
+                    eval: Some(node.raw_eval),
+                };
+                self.tt.store(key, ply, stored);
                 return Some(score);
             }
         }
@@ -471,8 +472,14 @@ impl Worker<'_> {
         best_move: Option<Move>,
     ) {
         let bound = Bound::of(best, beta, best_move.is_some());
-        self.tt
-            .store(node.key, node.ply, node.depth, best, bound, best_move);
+        let stored = Stored {
+            depth: node.depth,
+            score: best,
+            bound,
+            mv: best_move,
+            eval: (!node.in_check).then_some(node.raw_eval),
+        };
+        self.tt.store(node.key, node.ply, stored);
         self.learn_correction(pos, node, best, bound, best_move);
     }
 

@@ -7,6 +7,7 @@ use super::ordering::MovePicker;
 use super::see::see_at_least;
 use super::worker::Worker;
 use crate::position::{full_key, key_after, tactical_moves, Key};
+use crate::tt::Stored;
 use crate::types::{Bound, Ply, Score, MAX_PLY};
 
 impl Worker<'_> {
@@ -31,7 +32,8 @@ impl Worker<'_> {
         // Any stored result settles a quiescence node when its bound allows: every entry is
         // at least as deep as quiescence.
         let use_tt = self.config.quiescence_tt;
-        if let Some(hit) = use_tt.then(|| self.tt.probe(key, ply)).flatten() {
+        let hit = use_tt.then(|| self.tt.probe(key, ply)).flatten();
+        if let Some(hit) = hit {
             if hit.settles(alpha, beta) {
                 return hit.score;
             }
@@ -39,6 +41,7 @@ impl Worker<'_> {
 
         let in_check = pos.is_check();
         let mut moves = MoveList::new();
+        let mut raw_eval = None;
         let mut best = if in_check {
             // No standing pat in check: every evasion is searched, and none is mate.
             moves = pos.legal_moves();
@@ -51,10 +54,18 @@ impl Worker<'_> {
             // any move is generated, and then generates the captures alone. A stalemate is
             // therefore scored by its static evaluation, as in Stockfish and Ethereal: the
             // quiet moves that would show it are the ones quiescence never looks at.
-            let (_, stand_pat) = self.static_eval(pos, false);
+            let (raw, stand_pat) = self.static_eval(pos, false, hit.and_then(|hit| hit.eval));
+            raw_eval = Some(raw);
             if stand_pat >= beta {
                 if use_tt {
-                    self.tt.store(key, ply, 0, stand_pat, Bound::Lower, None);
+                    let stored = Stored {
+                        depth: 0,
+                        score: stand_pat,
+                        bound: Bound::Lower,
+                        mv: None,
+                        eval: raw_eval,
+                    };
+                    self.tt.store(key, ply, stored);
                 }
                 return stand_pat;
             }
@@ -99,8 +110,14 @@ impl Worker<'_> {
             }
         }
         if use_tt {
-            let bound = Bound::of(best, beta, best_move.is_some());
-            self.tt.store(key, ply, 0, best, bound, best_move);
+            let stored = Stored {
+                depth: 0,
+                score: best,
+                bound: Bound::of(best, beta, best_move.is_some()),
+                mv: best_move,
+                eval: raw_eval,
+            };
+            self.tt.store(key, ply, stored);
         }
         best
     }

@@ -142,13 +142,26 @@ impl Worker<'_> {
     }
 
     /// The node's evaluation, raw and (step 3b) corrected by what the search learnt about
-    /// these pawns; both `-INFINITE` in check, where they mean nothing.
+    /// these pawns; both `-INFINITE` in check, where they mean nothing. `stored` is the raw
+    /// evaluation the table kept for this position, if any: the same number [`evaluate`]
+    /// would give (a different one only when two keys collide in all the bits the table
+    /// checks), found without evaluating or looking in the evaluation cache.
+    ///
+    /// [`evaluate`]: crate::eval::evaluate
     #[inline]
-    pub fn static_eval(&mut self, pos: &Chess, in_check: bool) -> (Score, Score) {
+    pub fn static_eval(
+        &mut self,
+        pos: &Chess,
+        in_check: bool,
+        stored: Option<Score>,
+    ) -> (Score, Score) {
         if in_check {
             return (-Score::INFINITE, -Score::INFINITE);
         }
-        let raw = self.eval_cache.evaluate(pos);
+        let raw = match stored {
+            Some(raw) => raw,
+            None => self.eval_cache.evaluate(pos),
+        };
         if self.config.correction_history {
             (raw, self.history.correction.correct(pos, raw))
         } else {
