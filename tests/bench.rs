@@ -20,6 +20,30 @@ fn bench_node_count_is_the_same_on_every_run() {
     assert_eq!(first_run.len(), POSITIONS.len());
 }
 
+/// `--hash` sizes the table: a larger table gives the same result line (other node counts are
+/// allowed, the table's replacement differs), and a size the engine cannot use is refused.
+#[test]
+fn bench_takes_a_table_size_and_refuses_zero() {
+    let run = |hash: &str| {
+        Command::new(env!("CARGO_BIN_EXE_cutoff"))
+            .args(["bench", "2", "--hash", hash])
+            .output()
+            .unwrap()
+    };
+    let out = run("64");
+    assert!(out.status.success());
+    let stdout = String::from_utf8(out.stdout).unwrap();
+    assert!(
+        stdout.lines().last().unwrap().starts_with("Bench: "),
+        "{stdout}"
+    );
+    let refused = run("0");
+    assert!(!refused.status.success());
+    assert!(refused.stdout.is_empty());
+    let stderr = String::from_utf8(refused.stderr).unwrap();
+    assert!(stderr.contains("--hash"), "{stderr}");
+}
+
 #[test]
 fn bench_positions_are_legal_and_none_is_over() {
     for (pos, fen) in positions().iter().zip(POSITIONS) {
