@@ -58,6 +58,10 @@ struct Node {
     /// The evaluation before correction (`-INFINITE` in check), which correction history
     /// learns from.
     raw_eval: Score,
+    /// The estimate the node's own pruning (reverse futility, razoring, null move) compares
+    /// with the window: the static evaluation, or with step 3c the table's score where its
+    /// bound says the true value lies beyond the static evaluation.
+    eval: Score,
     /// The move a singular-extension search of this node leaves out (step 8a).
     excluded: Option<Move>,
 }
@@ -136,6 +140,7 @@ impl Worker<'_> {
                 && ply >= 2
                 && static_eval > self.stack[ply - 2].static_eval,
             raw_eval,
+            eval: self.pruning_eval(static_eval, in_check, tt_hit),
             excluded,
         };
         // Steps 4 to 5b: the node's own pruning, before any move is searched.
@@ -157,7 +162,7 @@ impl Worker<'_> {
         beta: Score,
         tt_hit: Option<Hit>,
     ) -> Option<Score> {
-        let node_eval = self.stack[node.ply].static_eval;
+        let node_eval = node.eval;
         // Step 4 (+32.4 ± 18.7): reverse futility pruning.
         if self.reverse_futility_cuts(node, beta) {
             return Some(node_eval);
@@ -183,6 +188,20 @@ impl Worker<'_> {
             return Some(score);
         }
         None
+    }
+
+    /// Step 3c: the table's score replaces the static evaluation for the node's own pruning
+    /// where its bound says the searched value lies beyond it (a lower bound above, an upper
+    /// bound below, or exact), as in Stockfish: a searched value is a better guess than a
+    /// static one. Mate scores are left out, as they mean nothing to a margin.
+    #[inline]
+    fn pruning_eval(&self, static_eval: Score, in_check: bool, tt_hit: Option<Hit>) -> Score {
+        match tt_hit {
+            Some(hit) if self.config.tt_adjusted_eval && !in_check => {
+                searched_beyond(static_eval, &hit)
+            }
+            _ => static_eval,
+        }
     }
 
     /// Step 2: probes the table. `Err(score)` when a deep enough entry settles the node (never
@@ -222,7 +241,7 @@ impl Worker<'_> {
             && node.excluded.is_none()
             && node.depth <= razor_max_depth()
             && !alpha.is_mate()
-            && self.stack[node.ply].static_eval + razor_margin() * node.depth < alpha
+            && node.eval + razor_margin() * node.depth < alpha
     }
 
     /// Step 5b: probcut. A good capture whose quiescence value and then a search
@@ -297,7 +316,7 @@ impl Worker<'_> {
             && !node.pv_node
             && !node.in_check
             && node.depth >= nmp_min_depth()
-            && self.stack[node.ply].static_eval >= beta
+            && node.eval >= beta
             && !beta.is_mate()
             && !self.after_null_move(node.ply)
             && node.excluded.is_none()
@@ -637,7 +656,7 @@ impl Worker<'_> {
             && !node.in_check
             && node.depth <= rfp_max_depth()
             && !beta.is_mate()
-            && self.stack[node.ply].static_eval - rfp_margin() * depth >= beta
+            && node.eval - rfp_margin() * depth >= beta
     }
 
     /// Step 7: whether a quiet, non-checking move is skipped: near the leaves, once a move has
@@ -845,6 +864,22 @@ fn game_over(pos: &Chess, node: &Node, moves: &MoveList) -> Option<Score> {
     }
 }
 
+/// Step 3c's rule: the stored score where its bound puts the value beyond `static_eval` (and it
+/// is no mate score), else `static_eval`.
+fn searched_beyond(static_eval: Score, hit: &Hit) -> Score {
+    let beyond = !hit.score.is_mate()
+        && match hit.bound {
+            Bound::Exact => true,
+            Bound::Lower => hit.score > static_eval,
+            Bound::Upper => hit.score < static_eval,
+        };
+    if beyond {
+        hit.score
+    } else {
+        static_eval
+    }
+}
+
 /// Whether the side to move has a piece besides king and pawns (zugzwang is then unlikely).
 #[inline]
 fn has_pieces(pos: &Chess) -> bool {
@@ -857,4 +892,34 @@ fn has_pieces(pos: &Chess) -> bool {
 #[inline]
 fn is_dead_draw(pos: &Chess) -> bool {
     pos.board().occupied().count() <= 4 && pos.is_insufficient_material()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn hit(score: i32, bound: Bound) -> Hit {
+        Hit {
+            mv: PackedMove::NONE,
+            score: Score(score),
+            depth: 5,
+            bound,
+            eval: None,
+        }
+    }
+
+    /// Step 3c takes the table's score only where its bound says the value lies beyond the
+    /// static evaluation, and never a mate score.
+    #[test]
+    fn the_table_score_replaces_the_evaluation_only_beyond_it() {
+        let eval = Score(50);
+        assert_eq!(searched_beyond(eval, &hit(120, Bound::Lower)), Score(120));
+        assert_eq!(searched_beyond(eval, &hit(20, Bound::Lower)), eval);
+        assert_eq!(searched_beyond(eval, &hit(-30, Bound::Upper)), Score(-30));
+        assert_eq!(searched_beyond(eval, &hit(90, Bound::Upper)), eval);
+        assert_eq!(searched_beyond(eval, &hit(-200, Bound::Exact)), Score(-200));
+        let mate = Score::mate_in(5).0;
+        assert_eq!(searched_beyond(eval, &hit(mate, Bound::Lower)), eval);
+        assert_eq!(searched_beyond(eval, &hit(-mate, Bound::Exact)), eval);
+    }
 }

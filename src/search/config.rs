@@ -65,6 +65,10 @@ pub struct SearchConfig {
     pub correction_history: bool,
     /// Step 8a: singular extensions, with multi-cut and negative extensions.
     pub singular_extensions: bool,
+    /// Step 3c: the node's own pruning (reverse futility, razoring, null move) compares the
+    /// table's score instead of the static evaluation with the window where the score's bound
+    /// says the value lies beyond the evaluation. Not proven, so off by default.
+    pub tt_adjusted_eval: bool,
     /// Step 4b: razoring. Near the leaves, a node whose static evaluation is far below alpha
     /// is settled by quiescence when even the captures cannot lift it to alpha. Not proven
     /// (+6.4 ± 11.0 in 2338 games, stopped inconclusive), so off by default.
@@ -114,6 +118,7 @@ impl Default for SearchConfig {
             quiescence_tt: true,
             correction_history: true,
             singular_extensions: true,
+            tt_adjusted_eval: false,
             razoring: false,
             probcut: true,
             check_extension: false,
@@ -147,6 +152,7 @@ impl SearchConfig {
             quiescence_tt: false,
             correction_history: false,
             singular_extensions: false,
+            tt_adjusted_eval: false,
             razoring: false,
             probcut: false,
             check_extension: false,
