@@ -33,7 +33,13 @@ pub fn mvv_lva(m: &Move) -> i32 {
 /// and the ones killers and history leave alone.
 #[inline]
 pub fn is_tactical(m: &Move) -> bool {
-    m.is_capture() || m.is_promotion()
+    match *m {
+        // Most moves: one match instead of shakmaty's two accessors.
+        Move::Normal {
+            capture, promotion, ..
+        } => capture.is_some() || promotion.is_some(),
+        _ => m.is_capture() || m.is_promotion(),
+    }
 }
 
 /// The two quiet moves that last caused a beta cutoff at one ply elsewhere in the tree
@@ -135,11 +141,20 @@ impl History {
     /// history after each of the moves that led here.
     #[inline]
     pub fn quiet_score(&self, side: Color, m: &Move, context: Option<&Continuation>) -> i32 {
-        let mut score = self.get(side, m);
+        // One match on the move for all three tables (shakmaty's accessors each match again).
+        let (role, from, to) = match *m {
+            Move::Normal { role, from, to, .. } => (role, usize::from(from), usize::from(to)),
+            _ => (
+                m.role(),
+                m.from().map_or(0, usize::from),
+                usize::from(m.to()),
+            ),
+        };
+        let mut score = self.quiet[side as usize][from][to];
         if let Some(context) = context {
-            let to = PieceTo::of(side, m).index();
+            let piece_to = (side as usize * 6 + (role as usize - 1)) * 64 + to;
             for prev in context.0.iter().flatten() {
-                score += i32::from(self.continuation[prev.index()][to]);
+                score += i32::from(self.continuation[prev.index()][piece_to]);
             }
         }
         score
