@@ -96,6 +96,11 @@ tunables! {
     nmp_base_reduction: i32 = 3, 1..=6, step 1;
     /// One more ply of reduction per this many plies of depth.
     nmp_depth_divisor: i32 = 4, 2..=10, step 1;
+    /// With `nmp_eval_reduction`, one more ply per this many centipawns of evaluation above
+    /// beta ...
+    nmp_eval_divisor: i32 = 200, 50..=800, step 25;
+    /// ... up to this many.
+    nmp_eval_max_reduction: i32 = 3, 1..=6, step 1;
 
     // Late-move reductions: quiet moves from index `lmr_min_move_index` on, at depth
     // `lmr_min_depth` or more, are searched `lmr_base + ln(depth) * ln(move number) /
@@ -167,6 +172,10 @@ tunables! {
     probcut_min_depth: i32 = 5, 3..=10, step 1;
     /// Margin above beta, in centipawns.
     probcut_margin: i32 = 200, 50..=500, step 20;
+
+    /// Delta pruning in quiescence: a capture is skipped when the standing pat plus the
+    /// captured piece's exchange value plus this margin still cannot reach alpha.
+    qs_delta_margin: i32 = 200, 0..=600, step 25;
 
     // Internal iterative reduction.
     /// Shallowest node searched one ply shallower for lack of a table move.

@@ -178,7 +178,7 @@ impl Worker<'_> {
 
         // Step 5 (+36.6 ± 20.2): null-move pruning.
         if self.tries_null_move(pos, node, beta) {
-            if let Some(score) = self.null_move_search(pos, node.key, node.depth, node.ply, beta) {
+            if let Some(score) = self.null_move_search(pos, node, beta) {
                 return Some(score);
             }
         }
@@ -325,16 +325,17 @@ impl Worker<'_> {
 
     /// Step 5: passes and searches the opponent's reply at a reduced depth with a null window
     /// at beta. `Some` when the node is done: it failed high, or the search was stopped.
-    fn null_move_search(
-        &mut self,
-        pos: &Chess,
-        key: Key,
-        depth: Depth,
-        ply: Ply,
-        beta: Score,
-    ) -> Option<Score> {
+    fn null_move_search(&mut self, pos: &Chess, node: &Node, beta: Score) -> Option<Score> {
+        let Node {
+            key, depth, ply, ..
+        } = *node;
         let (null, null_key) = null_move(pos, key)?;
-        let reduction = nmp_base_reduction() + depth / nmp_depth_divisor();
+        let mut reduction = nmp_base_reduction() + depth / nmp_depth_divisor();
+        // Step 5a: the further the evaluation stands above beta, the less the reply can do.
+        if self.config.nmp_eval_reduction {
+            reduction +=
+                ((node.eval.0 - beta.0) / nmp_eval_divisor()).min(nmp_eval_max_reduction());
+        }
         let floor = std::mem::replace(&mut self.repetition_floor, self.keys.len());
         self.keys.push(null_key);
         self.stack[ply].moved = None;

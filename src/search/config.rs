@@ -73,6 +73,13 @@ pub struct SearchConfig {
     /// is settled by quiescence when even the captures cannot lift it to alpha. Not proven
     /// (+6.4 ± 11.0 in 2338 games, stopped inconclusive), so off by default.
     pub razoring: bool,
+    /// Step 5a: the null move's reduction grows by a ply per `nmp_eval_divisor` centipawns
+    /// the evaluation stands above beta (at most `nmp_eval_max_reduction`), as in Stockfish
+    /// and Ethereal. Not proven, so off by default.
+    pub nmp_eval_reduction: bool,
+    /// Quiescence skips a capture that cannot reach alpha even if the captured piece came
+    /// for free plus `qs_delta_margin` (delta pruning). Not proven, so off by default.
+    pub quiescence_delta_pruning: bool,
     /// Step 5b (+17.6 ± 12.7, 1800 games): probcut. A capture whose reduced search beats beta
     /// by a margin is taken to make the full node fail high.
     pub probcut: bool,
@@ -120,6 +127,8 @@ impl Default for SearchConfig {
             singular_extensions: true,
             tt_adjusted_eval: false,
             razoring: false,
+            nmp_eval_reduction: false,
+            quiescence_delta_pruning: false,
             probcut: true,
             check_extension: false,
             late_move_reductions: true,
@@ -154,6 +163,8 @@ impl SearchConfig {
             singular_extensions: false,
             tt_adjusted_eval: false,
             razoring: false,
+            nmp_eval_reduction: false,
+            quiescence_delta_pruning: false,
             probcut: false,
             check_extension: false,
             late_move_reductions: false,

@@ -4,8 +4,9 @@
 use shakmaty::{Chess, MoveList, Position};
 
 use super::ordering::MovePicker;
-use super::see::see_at_least;
+use super::see::{self, see_at_least};
 use super::worker::Worker;
+use crate::params::qs_delta_margin;
 use crate::position::{full_key, key_after, tactical_moves, Key};
 use crate::tt::Stored;
 use crate::types::{Bound, Ply, Score, MAX_PLY};
@@ -77,10 +78,18 @@ impl Worker<'_> {
         let mut picker = MovePicker::for_quiescence(pos, &mut moves, capture_history);
 
         let mut best_move = None;
+        let delta_base =
+            (self.config.quiescence_delta_pruning && !in_check).then(|| best.0 + qs_delta_margin());
         for (index, m) in (&mut picker).enumerate() {
             // Captures that lose material by static exchange cannot raise a standing pat.
             if self.config.quiescence_see_pruning && !in_check && !see_at_least(pos, &m, 0) {
                 continue;
+            }
+            // Delta pruning: nor can one whose victim is worth too little to reach alpha.
+            if let Some(base) = delta_base {
+                if m.promotion().is_none() && base + m.capture().map_or(0, see::value) <= alpha.0 {
+                    continue;
+                }
             }
             let early_key = if use_tt { key_after(pos, key, m) } else { None };
             if let Some(k) = early_key {

@@ -8,7 +8,7 @@ use shakmaty::{Bitboard, Chess, Color, Move, Position, Role};
 use crate::params::{see_bishop, see_knight, see_pawn, see_queen, see_rook, SEE_KING};
 
 /// Exchange values (only their order and rough ratios matter).
-fn value(role: Role) -> i32 {
+pub fn value(role: Role) -> i32 {
     match role {
         Role::Pawn => see_pawn(),
         Role::Knight => see_knight(),
