@@ -67,7 +67,8 @@ pub struct SearchConfig {
     pub singular_extensions: bool,
     /// Step 3c: the node's own pruning (reverse futility, razoring, null move) compares the
     /// table's score instead of the static evaluation with the window where the score's bound
-    /// says the value lies beyond the evaluation. Not proven, so off by default.
+    /// says the value lies beyond the evaluation. Proven in a package with delta pruning and
+    /// the table's buckets (+18.4 ± 13.2, 1588 games; alone +12.7 ± 22.0 in 686, stopped).
     pub tt_adjusted_eval: bool,
     /// Step 4b: razoring. Near the leaves, a node whose static evaluation is far below alpha
     /// is settled by quiescence when even the captures cannot lift it to alpha. Not proven
@@ -78,7 +79,8 @@ pub struct SearchConfig {
     /// and Ethereal. Not proven, so off by default.
     pub nmp_eval_reduction: bool,
     /// Quiescence skips a capture that cannot reach alpha even if the captured piece came
-    /// for free plus `qs_delta_margin` (delta pruning). Not proven, so off by default.
+    /// for free plus `qs_delta_margin` (delta pruning). Proven in the package of step 3c
+    /// (+18.4 ± 13.2; alone +15.3 ± 25.4 in 410 games, stopped).
     pub quiescence_delta_pruning: bool,
     /// Step 5b (+17.6 ± 12.7, 1800 games): probcut. A capture whose reduced search beats beta
     /// by a margin is taken to make the full node fail high.
@@ -125,10 +127,10 @@ impl Default for SearchConfig {
             quiescence_tt: true,
             correction_history: true,
             singular_extensions: true,
-            tt_adjusted_eval: false,
+            tt_adjusted_eval: true,
             razoring: false,
             nmp_eval_reduction: false,
-            quiescence_delta_pruning: false,
+            quiescence_delta_pruning: true,
             probcut: true,
             check_extension: false,
             late_move_reductions: true,
