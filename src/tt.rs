@@ -56,8 +56,7 @@ impl PackedMove {
     }
 }
 
-/// One slot: three 32-bit words, 12 bytes; five make a [`Bucket`], so a 16 MB table holds
-/// about 1.3 million positions.
+/// One slot: three 32-bit words, 12 bytes, so a 16 MB table holds about 1.4 million positions.
 ///
 /// Threads read and write slots without a lock, so a slot may be read half-written, or written
 /// by two threads at once. The check word is therefore stored XORed with both data words: a
@@ -131,22 +130,8 @@ impl Slot {
     }
 }
 
-/// Slots per bucket: as many 12-byte slots as fit in one 64-byte cache line.
-const BUCKET_SLOTS: usize = 5;
-
-/// The slots a key may use, in one cache line: a probe reads one line (which the prefetch
-/// fetched), and a store chooses which of five positions to give up instead of always losing
-/// the one that was there.
-#[derive(Debug, Default)]
-#[repr(C, align(64))]
-struct Bucket([Slot; BUCKET_SLOTS]);
-
 const BOUND_MASK: u8 = 0b11;
 const GENERATION_STEP: u8 = 0b100;
-
-/// Plies of depth one search of age is worth when a store chooses which slot to replace
-/// (Stockfish uses 8 on its scale of one ply per unit).
-const AGE_WEIGHT: i32 = 8;
 
 fn bound_bits(bound: Bound) -> u8 {
     match bound {
@@ -206,12 +191,12 @@ pub struct Stored {
 /// nearly every probe lands on a different 4 KB page, so with small pages most probes also miss
 /// the TLB. Only advice: where the kernel has no huge pages to give (or another system runs
 /// this), the table works the same on small pages.
-fn advise_huge_pages(slots: &mut Vec<Bucket>) {
+fn advise_huge_pages(slots: &mut Vec<Slot>) {
     #[cfg(target_os = "linux")]
     {
         const PAGE: usize = 4096;
         let start = slots.as_mut_ptr() as usize;
-        let end = start + slots.capacity() * std::mem::size_of::<Bucket>();
+        let end = start + slots.capacity() * std::mem::size_of::<Slot>();
         let (first, last) = (start.next_multiple_of(PAGE), end / PAGE * PAGE);
         if last > first {
             // SAFETY: `madvise` with `MADV_HUGEPAGE` neither reads nor changes the memory's
@@ -235,7 +220,7 @@ fn advise_huge_pages(slots: &mut Vec<Bucket>) {
 
 /// Shared by all search threads: probes and stores take `&self` and never lock.
 pub struct TranspositionTable {
-    slots: Vec<Bucket>,
+    slots: Vec<Slot>,
     /// Set by the main thread between searches, read by every store.
     generation: AtomicU8,
 }
@@ -252,22 +237,22 @@ impl TranspositionTable {
         tt
     }
 
-    /// Re-allocates to `mb` megabytes (at least one bucket), emptying the table. When the
+    /// Re-allocates to `mb` megabytes (at least one entry), emptying the table. When the
     /// memory cannot be had, keeps a table of the old size and says so.
     pub fn resize(&mut self, mb: usize) -> Result<(), String> {
         let old_len = self.slots.len().max(1);
-        let len = (mb.max(1) * 1024 * 1024 / std::mem::size_of::<Bucket>()).max(1);
+        let len = (mb.max(1) * 1024 * 1024 / std::mem::size_of::<Slot>()).max(1);
         // Free the old table first so that both are never held at once.
         self.slots = Vec::new();
         *self.generation.get_mut() = 0;
         match self.slots.try_reserve_exact(len) {
             Ok(()) => {
                 advise_huge_pages(&mut self.slots);
-                self.slots.resize_with(len, Bucket::default);
+                self.slots.resize_with(len, Slot::default);
                 Ok(())
             }
             Err(_) => {
-                self.slots.resize_with(old_len, Bucket::default);
+                self.slots.resize_with(old_len, Slot::default);
                 Err(format!("cannot allocate {mb} MB for the hash table"))
             }
         }
@@ -276,7 +261,7 @@ impl TranspositionTable {
     /// Empties the table. Needs the table to itself (between searches), which lets the
     /// compiler write the zeros in bulk.
     pub fn clear(&mut self) {
-        self.slots.fill_with(Bucket::default);
+        self.slots.fill_with(Slot::default);
         *self.generation.get_mut() = 0;
     }
 
@@ -297,7 +282,7 @@ impl TranspositionTable {
         ((u128::from(key) * self.slots.len() as u128) >> 64) as usize
     }
 
-    /// Starts loading `key`'s bucket into the cache without waiting for it, so that a probe a
+    /// Starts loading `key`'s slot into the cache without waiting for it, so that a probe a
     /// little later finds it there. Without it the probe's load from memory took 19 % of the
     /// search's cycles (`perf`, `go movetime 8000` on a middlegame, `Bench: 2400722`).
     #[inline]
@@ -305,12 +290,12 @@ impl TranspositionTable {
         #[cfg(target_arch = "x86_64")]
         {
             use std::arch::x86_64::{_mm_prefetch, _MM_HINT_T0};
-            let bucket: *const Bucket = &self.slots[self.index(key)];
+            let slot: *const Slot = &self.slots[self.index(key)];
             // SAFETY: `_mm_prefetch` needs SSE, which every x86_64 CPU has (it is part of the
             // x86_64 baseline the compiler targets). A prefetch is only a hint: it never
             // faults and reads nothing into the program, and the pointer is in any case to a
-            // live bucket of `self.slots`.
-            unsafe { _mm_prefetch::<_MM_HINT_T0>(bucket.cast()) };
+            // live slot of `self.slots`.
+            unsafe { _mm_prefetch::<_MM_HINT_T0>(slot.cast()) };
         }
         #[cfg(not(target_arch = "x86_64"))]
         let _ = key;
@@ -318,12 +303,11 @@ impl TranspositionTable {
 
     #[inline]
     pub fn probe(&self, key: Key, ply: usize) -> Option<Hit> {
-        let e = self.slots[self.index(key)]
-            .0
-            .iter()
-            .map(Slot::load)
-            .find(|e| e.check == key as u32 && bits_bound(e.generation_bound).is_some())?;
+        let e = self.slots[self.index(key)].load();
         let bound = bits_bound(e.generation_bound)?;
+        if e.check != key as u32 {
+            return None;
+        }
         Some(Hit {
             mv: e.mv,
             score: Score(i32::from(e.score)).from_tt(ply),
@@ -334,10 +318,9 @@ impl TranspositionTable {
     }
 
     /// Stores a search result, with the position's static evaluation where the node had one.
-    /// The position's own slot in the bucket is replaced unless it holds a deeper result from
-    /// this search (the move and the evaluation are kept when the new result has none). A new
-    /// position takes an empty slot, else the one whose result is worth least: the
-    /// shallowest, counting each search since it was stored as `AGE_WEIGHT` plies less.
+    /// Replaces the slot unless it holds a deeper result for the same position from this
+    /// search; a new position always replaces, keeping the move (and the evaluation) when the
+    /// new result has none.
     #[inline]
     pub fn store(&self, key: Key, ply: usize, result: Stored) {
         let Stored {
@@ -347,8 +330,9 @@ impl TranspositionTable {
             mv,
             eval,
         } = result;
+        let slot = &self.slots[self.index(key)];
+        let old = slot.load();
         let generation = self.generation();
-        let (slot, old) = self.victim(key, generation);
         let same = old.check == key as u32 && bits_bound(old.generation_bound).is_some();
         let old_current = old.generation_bound & !BOUND_MASK == generation;
         if same && old_current && bound != Bound::Exact && i32::from(old.depth) > depth + 2 {
@@ -374,42 +358,12 @@ impl TranspositionTable {
         });
     }
 
-    /// The slot of `key`'s bucket a store for `key` writes, with what it holds: the key's own
-    /// slot if it has one, else the least worth keeping.
-    #[inline]
-    fn victim(&self, key: Key, generation: u8) -> (&Slot, Entry) {
-        let bucket = &self.slots[self.index(key)].0;
-        let mut victim = (&bucket[0], bucket[0].load());
-        let mut least = i32::MAX;
-        for slot in bucket {
-            let e = slot.load();
-            if bits_bound(e.generation_bound).is_none() {
-                // Empty: take it, unless the key's own slot comes later in the bucket.
-                if least > i32::MIN {
-                    (victim, least) = ((slot, e), i32::MIN);
-                }
-                continue;
-            }
-            if e.check == key as u32 {
-                return (slot, e);
-            }
-            let age = generation.wrapping_sub(e.generation_bound & !BOUND_MASK) / GENERATION_STEP;
-            let worth = i32::from(e.depth) - AGE_WEIGHT * i32::from(age);
-            if worth < least {
-                (victim, least) = ((slot, e), worth);
-            }
-        }
-        victim
-    }
-
     /// Permille of slots used by the current search, from a sample (UCI's `hashfull`).
     pub fn hashfull(&self) -> u32 {
-        let sample_buckets = self.slots.len().min(200);
-        let sample = sample_buckets * BUCKET_SLOTS;
+        let sample = self.slots.len().min(1000);
         let generation = self.generation();
-        let used = self.slots[..sample_buckets]
+        let used = self.slots[..sample]
             .iter()
-            .flat_map(|bucket| &bucket.0)
             .filter(|slot| {
                 let e = slot.load();
                 bits_bound(e.generation_bound).is_some()
@@ -473,44 +427,6 @@ mod tests {
             tt.probe(0x7777_0000_1234_5678, 0).unwrap().eval,
             Some(Score(-32_767))
         );
-    }
-
-    /// Six positions share a bucket of five: the new one takes the place of the result worth
-    /// least (the shallowest, each search of age counting as `AGE_WEIGHT` plies less), and the
-    /// others stay.
-    #[test]
-    fn a_new_position_replaces_the_shallowest_stalest_slot_of_its_bucket() {
-        let tt = TranspositionTable::new(1);
-        // 1 MB holds 16384 buckets, so the key's top 14 bits choose the bucket.
-        let key = |i: u64| (7 << 50) | (i * 0x1_0001);
-        assert_eq!(tt.index(key(1)), tt.index(key(6)));
-        let result = |depth| Stored {
-            depth,
-            score: Score(0),
-            bound: Bound::Exact,
-            mv: None,
-            eval: None,
-        };
-        // Two searches ago: key 1 at depth 12 (worth 12 - 2 * 8 = -4). One search ago: keys 2
-        // and 3 at depth 6 and 5 (worth -2 and -3). Now: keys 4 and 5 at depth 2 and 3.
-        tt.store(key(1), 0, result(12));
-        tt.new_search();
-        tt.store(key(2), 0, result(6));
-        tt.store(key(3), 0, result(5));
-        tt.new_search();
-        tt.store(key(4), 0, result(2));
-        tt.store(key(5), 0, result(3));
-        tt.store(key(6), 0, result(1));
-        let found: Vec<bool> = (1..=6).map(|i| tt.probe(key(i), 0).is_some()).collect();
-        assert_eq!(found, [false, true, true, true, true, true]);
-        // Worth now: key 2 -2, key 3 -3, key 4 2, key 5 3, key 6 1: key 3 goes.
-        tt.store(key(7), 0, result(1));
-        let found: Vec<bool> = (2..=7).map(|i| tt.probe(key(i), 0).is_some()).collect();
-        assert_eq!(found, [true, false, true, true, true, true]);
-        // A position already in the bucket keeps its own slot, whatever the others are worth.
-        tt.store(key(6), 0, result(9));
-        assert_eq!(tt.probe(key(6), 0).unwrap().depth, 9);
-        assert!((2..=7).all(|i| i == 3 || tt.probe(key(i), 0).is_some()));
     }
 
     #[test]

@@ -140,7 +140,7 @@ impl Worker<'_> {
                 && ply >= 2
                 && static_eval > self.stack[ply - 2].static_eval,
             raw_eval,
-            // Step 3c (in a package, +18.4 ± 13.2): a searched score beats a static guess.
+            // Step 3c (off: it hides a quiet-sacrifice mate): a searched score as the guess.
             eval: self.pruning_eval(static_eval, in_check, tt_hit),
             excluded,
         };

@@ -85,8 +85,8 @@ impl Worker<'_> {
             if self.config.quiescence_see_pruning && !in_check && !see_at_least(pos, &m, 0) {
                 continue;
             }
-            // Delta pruning (in a package, +18.4 ± 13.2): nor can one whose victim is worth
-            // too little to reach alpha.
+            // Delta pruning (off, not proven): nor can one whose victim is worth too little
+            // to reach alpha.
             if let Some(base) = delta_base {
                 if m.promotion().is_none() && base + m.capture().map_or(0, see::value) <= alpha.0 {
                     continue;
