@@ -73,8 +73,14 @@ const PIECE_TO: usize = 12 * 64;
 impl PieceTo {
     #[inline]
     pub fn of(side: Color, m: &Move) -> PieceTo {
-        let piece = side as usize * 6 + (m.role() as usize - 1);
-        PieceTo((piece * 64 + usize::from(m.to())) as u16)
+        PieceTo::new(side, m.role(), usize::from(m.to()))
+    }
+
+    /// A `side` `role` arriving on square index `to`.
+    #[inline]
+    fn new(side: Color, role: Role, to: usize) -> PieceTo {
+        let piece = side as usize * 6 + (role as usize - 1);
+        PieceTo((piece * 64 + to) as u16)
     }
 
     #[inline]
@@ -152,7 +158,7 @@ impl History {
         };
         let mut score = self.quiet[side as usize][from][to];
         if let Some(context) = context {
-            let piece_to = (side as usize * 6 + (role as usize - 1)) * 64 + to;
+            let piece_to = PieceTo::new(side, role, to).index();
             for prev in context.0.iter().flatten() {
                 score += i32::from(self.continuation[prev.index()][piece_to]);
             }

@@ -1,14 +1,14 @@
 //! Quiescence search: at the horizon, keep playing captures and promotions until the position
 //! is quiet, so that the static evaluation is never taken in the middle of an exchange.
 
-use shakmaty::{Chess, MoveList, Position};
+use shakmaty::{Chess, Move, MoveList, Position};
 
 use super::ordering::MovePicker;
 use super::see::{self, see_at_least};
 use super::worker::Worker;
 use crate::params::qs_delta_margin;
 use crate::position::{full_key, key_after, tactical_moves, Key};
-use crate::tt::Stored;
+use crate::tt::{Hit, Stored};
 use crate::types::{Bound, Ply, Score, MAX_PLY};
 
 impl Worker<'_> {
@@ -42,53 +42,31 @@ impl Worker<'_> {
 
         let in_check = pos.is_check();
         let mut moves = MoveList::new();
-        let mut raw_eval = None;
-        let mut best = if in_check {
+        // Standing pat (not in check): its score and the raw evaluation the table keeps.
+        let stand_pat = if in_check {
             // No standing pat in check: every evasion is searched, and none is mate.
             moves = pos.legal_moves();
             if moves.is_empty() {
                 return Score::mated_in(ply);
             }
-            -Score::INFINITE
+            None
         } else {
-            // Standing pat: the side to move may decline every capture, so it stands pat before
-            // any move is generated, and then generates the captures alone. A stalemate is
-            // therefore scored by its static evaluation, as in Stockfish and Ethereal: the
-            // quiet moves that would show it are the ones quiescence never looks at.
-            let (raw, stand_pat) = self.static_eval(pos, false, hit.and_then(|hit| hit.eval));
-            raw_eval = Some(raw);
-            if stand_pat >= beta {
-                if use_tt {
-                    let stored = Stored {
-                        depth: 0,
-                        score: stand_pat,
-                        bound: Bound::Lower,
-                        mv: None,
-                        eval: raw_eval,
-                    };
-                    self.tt.store(key, ply, stored);
-                }
-                return stand_pat;
-            }
+            let (stand_pat, raw_eval) = match self.stand_pat(pos, key, ply, beta, hit) {
+                Ok(pat) => pat,
+                Err(cut) => return cut,
+            };
             alpha = alpha.max(stand_pat);
             tactical_moves(pos, &mut moves);
-            stand_pat
+            Some((stand_pat, raw_eval))
         };
+        let mut best = stand_pat.map_or(-Score::INFINITE, |(pat, _)| pat);
         let capture_history = (self.config.capture_history && !in_check).then_some(&*self.history);
         let mut picker = MovePicker::for_quiescence(pos, &mut moves, capture_history);
 
         let mut best_move = None;
-        let delta_base =
-            (self.config.quiescence_delta_pruning && !in_check).then(|| best.0 + qs_delta_margin());
         for (index, m) in (&mut picker).enumerate() {
-            // Captures that lose material by static exchange cannot raise a standing pat.
-            if self.config.quiescence_see_pruning && !in_check && !see_at_least(pos, &m, 0) {
-                continue;
-            }
-            // Delta pruning (off, not proven): nor can one whose victim is worth too little
-            // to reach alpha.
-            if let Some(base) = delta_base {
-                if m.promotion().is_none() && base + m.capture().map_or(0, see::value) <= alpha.0 {
+            if let Some((pat, _)) = stand_pat {
+                if self.skips_capture(pos, &m, pat, alpha) {
                     continue;
                 }
             }
@@ -120,15 +98,68 @@ impl Worker<'_> {
             }
         }
         if use_tt {
-            let stored = Stored {
-                depth: 0,
-                score: best,
-                bound: Bound::of(best, beta, best_move.is_some()),
-                mv: best_move,
-                eval: raw_eval,
-            };
-            self.tt.store(key, ply, stored);
+            let bound = Bound::of(best, beta, best_move.is_some());
+            let raw_eval = stand_pat.map(|(_, raw)| raw);
+            self.store_quiescence(key, ply, best, bound, best_move, raw_eval);
         }
         best
+    }
+
+    /// Standing pat: the side to move (not in check) may decline every capture, so it stands
+    /// pat before any move is generated, and then generates the captures alone. A stalemate is
+    /// therefore scored by its static evaluation, as in Stockfish and Ethereal: the quiet
+    /// moves that would show it are the ones quiescence never looks at. `Ok((stand_pat, raw
+    /// evaluation))`, or `Err(stand_pat)` when it already beats beta (then stored).
+    #[inline]
+    fn stand_pat(
+        &mut self,
+        pos: &Chess,
+        key: Key,
+        ply: Ply,
+        beta: Score,
+        hit: Option<Hit>,
+    ) -> Result<(Score, Score), Score> {
+        let (raw_eval, stand_pat) = self.static_eval(pos, false, hit.and_then(|hit| hit.eval));
+        if stand_pat >= beta {
+            if self.config.quiescence_tt {
+                self.store_quiescence(key, ply, stand_pat, Bound::Lower, None, Some(raw_eval));
+            }
+            return Err(stand_pat);
+        }
+        Ok((stand_pat, raw_eval))
+    }
+
+    /// Whether a capture cannot raise the standing pat `stand_pat` above `alpha`: it loses
+    /// material by static exchange, or (delta pruning, off: not proven) its victim is worth
+    /// too little even with `qs_delta_margin` to spare.
+    #[inline]
+    fn skips_capture(&self, pos: &Chess, m: &Move, stand_pat: Score, alpha: Score) -> bool {
+        if self.config.quiescence_see_pruning && !see_at_least(pos, m, 0) {
+            return true;
+        }
+        self.config.quiescence_delta_pruning
+            && m.promotion().is_none()
+            && stand_pat.0 + qs_delta_margin() + m.capture().map_or(0, see::value) <= alpha.0
+    }
+
+    /// A quiescence result goes to the table at depth 0, with the raw evaluation if taken.
+    #[inline]
+    fn store_quiescence(
+        &self,
+        key: Key,
+        ply: Ply,
+        score: Score,
+        bound: Bound,
+        mv: Option<Move>,
+        eval: Option<Score>,
+    ) {
+        let stored = Stored {
+            depth: 0,
+            score,
+            bound,
+            mv,
+            eval,
+        };
+        self.tt.store(key, ply, stored);
     }
 }
