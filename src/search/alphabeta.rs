@@ -58,9 +58,11 @@ struct Node {
     /// The evaluation before correction (`-INFINITE` in check), which correction history
     /// learns from.
     raw_eval: Score,
-    /// The estimate the node's own pruning (reverse futility, razoring, null move) compares
-    /// with the window: the static evaluation, or with step 3c the table's score where its
-    /// bound says the true value lies beyond the static evaluation.
+    /// The corrected static evaluation: what reverse futility pruning compares with beta.
+    static_eval: Score,
+    /// The estimate that razoring and the null move compare with the window: the static
+    /// evaluation, or with step 3c the table's score where its bound says the true value lies
+    /// beyond the static evaluation.
     eval: Score,
     /// The move a singular-extension search of this node leaves out (step 8a).
     excluded: Option<Move>,
@@ -140,7 +142,8 @@ impl Worker<'_> {
                 && ply >= 2
                 && static_eval > self.stack[ply - 2].static_eval,
             raw_eval,
-            // Step 3c (off: it hides a quiet-sacrifice mate): a searched score as the guess.
+            static_eval,
+            // Step 3c (off until its SPRT): a searched score as the null move's guess.
             eval: self.pruning_eval(static_eval, in_check, tt_hit),
             excluded,
         };
@@ -163,10 +166,9 @@ impl Worker<'_> {
         beta: Score,
         tt_hit: Option<Hit>,
     ) -> Option<Score> {
-        let node_eval = node.eval;
         // Step 4 (+32.4 ± 18.7): reverse futility pruning.
         if self.reverse_futility_cuts(node, beta) {
-            return Some(node_eval);
+            return Some(node.static_eval);
         }
 
         // Step 4b (off: +6.4 ± 11.0, inconclusive): razoring.
@@ -191,10 +193,15 @@ impl Worker<'_> {
         None
     }
 
-    /// Step 3c: the table's score replaces the static evaluation for the node's own pruning
-    /// where its bound says the searched value lies beyond it (a lower bound above, an upper
-    /// bound below, or exact), as in Stockfish: a searched value is a better guess than a
+    /// Step 3c: the table's score replaces the static evaluation for razoring and the null
+    /// move where its bound says the searched value lies beyond it (a lower bound above, an
+    /// upper bound below, or exact), as in Stockfish: a searched value is a better guess than a
     /// static one. Mate scores are left out, as they mean nothing to a margin.
+    ///
+    /// Reverse futility pruning keeps the static evaluation: fed a lower bound from a shallower
+    /// search, it returns that bound without searching and stores nothing, so a quiet mate
+    /// the shallow search missed stays hidden at every later depth (with it, 1.Ra6 in
+    /// `kbK5/pp6/1P6/8/8/8/8/R7 w` was not found up to depth 12).
     #[inline]
     fn pruning_eval(&self, static_eval: Score, in_check: bool, tt_hit: Option<Hit>) -> Score {
         match tt_hit {
@@ -658,7 +665,7 @@ impl Worker<'_> {
             && !node.in_check
             && node.depth <= rfp_max_depth()
             && !beta.is_mate()
-            && node.eval - rfp_margin() * depth >= beta
+            && node.static_eval - rfp_margin() * depth >= beta
     }
 
     /// Step 7: whether a quiet, non-checking move is skipped: near the leaves, once a move has

@@ -65,13 +65,13 @@ pub struct SearchConfig {
     pub correction_history: bool,
     /// Step 8a: singular extensions, with multi-cut and negative extensions.
     pub singular_extensions: bool,
-    /// Step 3c: the node's own pruning (reverse futility, razoring, null move) compares the
-    /// table's score instead of the static evaluation with the window where the score's bound
-    /// says the value lies beyond the evaluation. It passed in a package with delta pruning
-    /// and the table's buckets (+18.4 ± 13.2, 1588 games; alone +12.7 ± 22.0 in 686, stopped),
-    /// but with it the search misses the quiet-sacrifice mate in two of
-    /// `tests/uci_search.rs` even at depth 12 (so also when only entries of depth ≥ 1 are
-    /// used): off until that is understood.
+    /// Step 3c: razoring and the null move compare the table's score instead of the static
+    /// evaluation with the window where the score's bound says the value lies beyond the
+    /// evaluation. Reverse futility pruning once read it too; that version passed in a package
+    /// with delta pruning and the table's buckets (+18.4 ± 13.2, 1588 games; alone +12.7 ± 22.0
+    /// in 686, stopped) but hid the quiet-sacrifice mate in two of `tests/uci_search.rs` up to
+    /// depth 12, and reverse futility pruning was the step that did it. Off until this
+    /// version has its own SPRT.
     pub tt_adjusted_eval: bool,
     /// Step 4b: razoring. Near the leaves, a node whose static evaluation is far below alpha
     /// is settled by quiescence when even the captures cannot lift it to alpha. Not proven
