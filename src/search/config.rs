@@ -104,8 +104,8 @@ pub struct SearchConfig {
     /// instructions per node; it changes the tree, so it is on only once its SPRT passes.
     pub lazy_quiet_scoring: bool,
     /// The time manager gives more time while the best move changes, the score falls or the
-    /// other root moves take a large share of the nodes, less once it has settled (not
-    /// proven: it needs games under a clock). Off by default.
+    /// other root moves take a large share of the nodes, less once it has settled. On:
+    /// +30.2 ± 18.0 in 714 games at 10+0.1 (SPRT 0/10, H1; docs/strength.md).
     pub time_manager_scaling: bool,
     pub tt_policy: TtPolicy,
     /// Lines to report per iteration (UCI `MultiPV`).
@@ -140,7 +140,7 @@ impl Default for SearchConfig {
             late_move_reductions: true,
             aspiration_windows: true,
             lazy_quiet_scoring: false,
-            time_manager_scaling: false,
+            time_manager_scaling: true,
             tt_policy: TtPolicy::Cutoffs,
             multipv: 1,
             move_overhead: Duration::from_millis(DEFAULT_MOVE_OVERHEAD_MS),
