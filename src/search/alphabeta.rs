@@ -280,7 +280,7 @@ impl Worker<'_> {
             key, depth, ply, ..
         } = *node;
         // Only captures that win at least the margin over the static evaluation by exchange.
-        let threshold = probcut_beta.0 - self.stack[ply].static_eval.0;
+        let threshold = probcut_beta.0 - node.static_eval.0;
         let mut moves = MoveList::new();
         tactical_moves(pos, &mut moves);
         let history = self.config.capture_history.then_some(&*self.history);
@@ -529,7 +529,7 @@ impl Worker<'_> {
         {
             return;
         }
-        let static_eval = self.stack[node.ply].static_eval;
+        let static_eval = node.static_eval;
         let agrees = match bound {
             Bound::Exact => true,
             Bound::Lower => best > static_eval,
@@ -691,7 +691,7 @@ impl Worker<'_> {
             && best > -Score::MATE_BOUND
             && ((depth <= lmp_max_depth() && quiets_searched >= late_moves)
                 || (depth <= fp_max_depth()
-                    && self.stack[node.ply].static_eval + fp_base() + fp_margin() * depth <= alpha)
+                    && node.static_eval + fp_base() + fp_margin() * depth <= alpha)
                 || (self.config.history_pruning
                     && depth <= history_pruning_max_depth()
                     && history < -history_pruning_margin() * depth))
