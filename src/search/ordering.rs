@@ -1,6 +1,7 @@
 //! Move ordering: which moves to try first so that alpha-beta cuts early. The hash move, then
 //! captures and promotions by MVV-LVA, then the killer moves, then quiet moves by history.
 
+use arrayvec::ArrayVec;
 use shakmaty::{Chess, Color, Move, MoveList, Position, Role};
 
 use super::correction::CorrectionHistory;
@@ -253,7 +254,8 @@ fn capture_key(side: Color, m: &Move, capture_history: Option<&History>) -> i32 
 /// (reordered there): a list is over a kilobyte, and the picker is built at every node.
 pub struct MovePicker<'a> {
     moves: &'a mut MoveList,
-    keys: [i32; 256],
+    /// One key per move, in the moves' order; filled without first zeroing 256 of them.
+    keys: ArrayVec<i32, 256>,
     next: usize,
     /// While the quiet moves wait for their history scores (`ORDER_QUIET_PENDING`): the side
     /// to move and the continuation context to score them with.
@@ -352,9 +354,9 @@ impl<'a> MovePicker<'a> {
         quiets_scored: bool,
         key: impl Fn(&Move) -> i32,
     ) -> MovePicker<'a> {
-        let mut keys = [0; 256];
-        for (k, m) in keys.iter_mut().zip(moves.iter()) {
-            *k = key(m);
+        let mut keys = ArrayVec::new();
+        for m in moves.iter() {
+            keys.push(key(m));
         }
         MovePicker {
             moves,
@@ -417,11 +419,18 @@ impl<'a> MovePicker<'a> {
         if self.next >= n {
             return None;
         }
-        // The maximum in one pass the compiler vectorizes, then where it first occurs.
+        // One pass, the first of equal keys kept (strictly greater replaces): a vectorized
+        // maximum followed by a search for where it occurs mispredicts that search's exit.
         let keys = &self.keys[self.next..n];
-        let best_key = keys.iter().copied().fold(i32::MIN, i32::max);
-        let offset = keys.iter().position(|&k| k == best_key).unwrap_or(0);
-        Some(self.next + offset)
+        let mut best = 0;
+        let mut best_key = keys[0];
+        for (i, &k) in keys.iter().enumerate().skip(1) {
+            if k > best_key {
+                best_key = k;
+                best = i;
+            }
+        }
+        Some(self.next + best)
     }
 
     /// Moves the move at `best` to the front of the remaining ones and hands it out.
