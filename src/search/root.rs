@@ -36,6 +36,26 @@ pub(super) struct RootMove {
     pub nodes: u64,
 }
 
+/// The share (in percent) of the soft time target the search may use before it starts no
+/// further iteration: 100 without `scaling` (`SearchConfig::time_manager_scaling`), otherwise
+/// scaled by the best move's stability and score drops and by its share of the root's nodes
+/// (`root_moves[0]` is the best move).
+fn soft_target_percent(
+    scaling: bool,
+    root_moves: &[RootMove],
+    stable_iterations: u32,
+    score_drop: i32,
+) -> u32 {
+    if !scaling {
+        return 100;
+    }
+    let best_nodes = root_moves[0].nodes;
+    let all_nodes = root_moves.iter().map(|rm| rm.nodes).sum();
+    time::soft_scale_percent(stable_iterations, score_drop)
+        * time::node_share_percent(best_nodes, all_nodes)
+        / 100
+}
+
 /// The keys the repetition check starts from: the game's, then the root's.
 pub(super) fn root_keys(game: &Game) -> Vec<Key> {
     let mut keys = Vec::with_capacity(game.history.len() + MAX_PLY + 2);
@@ -204,15 +224,12 @@ impl<'a> RootSearch<'a> {
         limits.is_wanted_mate(self.root_moves[0].score)
             || worker.control.is_stopped()
             || worker.budget.is_some_and(|budget| {
-                let scale = if worker.config.time_manager_scaling {
-                    let best_nodes = self.root_moves[0].nodes;
-                    let all_nodes = self.root_moves.iter().map(|rm| rm.nodes).sum();
-                    time::soft_scale_percent(stable_iterations, score_drop)
-                        * time::node_share_percent(best_nodes, all_nodes)
-                        / 100
-                } else {
-                    100
-                };
+                let scale = soft_target_percent(
+                    worker.config.time_manager_scaling,
+                    &self.root_moves,
+                    stable_iterations,
+                    score_drop,
+                );
                 !budget.may_start_iteration(worker.control.clock_elapsed(), scale)
             })
             || limits.nodes.is_some_and(|n| worker.stats.nodes >= n)
@@ -387,6 +404,32 @@ mod tests {
                 "depth {depth}"
             );
         }
+    }
+
+    fn root_moves_with_nodes(nodes: &[u64]) -> Vec<RootMove> {
+        let game = Game::default();
+        let mut moves = root_moves(&game, &[]);
+        for (rm, &n) in moves.iter_mut().zip(nodes) {
+            rm.nodes = n;
+        }
+        moves
+    }
+
+    /// The switch reaches the stop decision: off, the soft target is used as it is; on, a
+    /// settled best move (stable for many iterations, nearly all the nodes) stops early, and
+    /// one in doubt (new, its score falling, few of the nodes) may run past the target.
+    #[test]
+    fn time_manager_scaling_shortens_settled_and_lengthens_doubtful_searches() {
+        let settled = root_moves_with_nodes(&[9_900, 50, 50]);
+        let doubtful = root_moves_with_nodes(&[2_000, 4_000, 4_000]);
+        for moves in [&settled, &doubtful] {
+            assert_eq!(soft_target_percent(false, moves, 10, 0), 100);
+            assert_eq!(soft_target_percent(false, moves, 0, 300), 100);
+        }
+        let short = soft_target_percent(true, &settled, 10, 0);
+        let long = soft_target_percent(true, &doubtful, 0, 300);
+        assert!(short < 100, "settled: {short} %");
+        assert!(long > 100, "in doubt: {long} %");
     }
 
     #[test]
