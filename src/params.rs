@@ -141,6 +141,9 @@ tunables! {
     /// A quiet move's history (butterfly plus continuation) reduces it one ply less per this
     /// much (history-adjusted LMR; more for moves with a bad history).
     lmr_history_divisor: i32 = 245, 32..=4096, step 32;
+    /// Plies more LMR at a node expected to fail high (a cut node: its parent's null-window
+    /// search expects this node to beat beta), where a late move is least likely to matter.
+    lmr_cut_node: i32 = 1, 0..=3, step 1;
 
     // History pruning: at depth `history_pruning_max_depth` or less, quiet moves whose
     // history is below `-history_pruning_margin * depth` are skipped.

@@ -251,6 +251,7 @@ fn one_switch_flipped() -> Vec<(&'static str, SearchConfig)> {
         nmp_eval_reduction,
         quiescence_delta_pruning,
         lazy_quiet_scoring,
+        cut_node_reductions,
     ]
 }
 

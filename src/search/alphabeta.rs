@@ -52,6 +52,10 @@ struct Node {
     ply: Ply,
     /// An open window: the node is on the principal variation.
     pv_node: bool,
+    /// A null-window node its parent expects to fail high (Stockfish's `cutNode`): the first
+    /// move of an expected all-node's child, a reduced late move, a null move's reply to an
+    /// all-node. Never a PV node.
+    cut_node: bool,
     in_check: bool,
     /// The static evaluation is above the one two plies before (our previous move helped).
     improving: bool,
@@ -71,6 +75,7 @@ struct Node {
 impl Worker<'_> {
     /// The value of `pos` (whose key is on top of the key stack) searched to `depth`.
     /// Steps as in Ethereal; the Elo of each is its SPRT in docs/strength.md (20k nodes/move).
+    #[allow(clippy::too_many_arguments)]
     pub(super) fn alpha_beta(
         &mut self,
         pos: &Chess,
@@ -79,6 +84,7 @@ impl Worker<'_> {
         ply: Ply,
         alpha: Score,
         beta: Score,
+        cut_node: bool,
     ) -> Score {
         // Step 1: draws, the horizon (quiescence), the stop flag and the ply limit.
         self.pv.clear(ply);
@@ -136,6 +142,7 @@ impl Worker<'_> {
             depth,
             ply,
             pv_node,
+            cut_node: cut_node && !pv_node,
             in_check,
             improving: self.config.improving
                 && !in_check
@@ -296,7 +303,8 @@ impl Worker<'_> {
                     return score;
                 }
                 let depth = depth - 1 - PROBCUT_REDUCTION;
-                -worker.alpha_beta(child, child_key, depth, ply + 1, window.0, window.1)
+                let cut = !node.cut_node;
+                -worker.alpha_beta(child, child_key, depth, ply + 1, window.0, window.1, cut)
             });
             if self.stopped {
                 return Some(Score::ZERO);
@@ -354,6 +362,7 @@ impl Worker<'_> {
             ply + 1,
             -beta,
             -beta + 1,
+            !node.cut_node,
         );
         self.keys.pop();
         self.repetition_floor = floor;
@@ -437,6 +446,7 @@ impl Worker<'_> {
                     beta,
                     index == 0,
                     reduction,
+                    node.cut_node,
                 )
             });
             if self.stopped {
@@ -613,6 +623,7 @@ impl Worker<'_> {
             node.ply,
             singular_beta - 1,
             singular_beta,
+            node.cut_node,
         );
         self.stack[node.ply].excluded = None;
         if self.stopped {
@@ -724,6 +735,9 @@ impl Worker<'_> {
             if self.config.history_reductions {
                 r -= history / lmr_history_divisor();
             }
+            if self.config.cut_node_reductions && node.cut_node {
+                r += lmr_cut_node();
+            }
             r.clamp(0, depth - 2)
         } else {
             0
@@ -745,9 +759,15 @@ impl Worker<'_> {
         beta: Score,
         first: bool,
         reduction: Depth,
+        cut_node: bool,
     ) -> Score {
+        // The children's kinds, as in Stockfish: a PV node's first child is PV; a null-window
+        // search at full depth expects the opposite of this node (a cut node's children are
+        // all-nodes and back); a reduced late move is expected to fail high.
+        let pv_node = beta.0 - alpha.0 > 1;
         if first {
-            return -self.alpha_beta(child, child_key, depth, child_ply, -beta, -alpha);
+            let child_cut = !pv_node && !cut_node;
+            return -self.alpha_beta(child, child_key, depth, child_ply, -beta, -alpha, child_cut);
         }
         let mut score = -self.alpha_beta(
             child,
@@ -756,12 +776,21 @@ impl Worker<'_> {
             child_ply,
             -alpha - 1,
             -alpha,
+            reduction > 0 || !cut_node,
         );
         if score > alpha && reduction > 0 && !self.stopped {
-            score = -self.alpha_beta(child, child_key, depth, child_ply, -alpha - 1, -alpha);
+            score = -self.alpha_beta(
+                child,
+                child_key,
+                depth,
+                child_ply,
+                -alpha - 1,
+                -alpha,
+                !cut_node,
+            );
         }
         if score > alpha && score < beta && !self.stopped {
-            -self.alpha_beta(child, child_key, depth, child_ply, -beta, -alpha)
+            -self.alpha_beta(child, child_key, depth, child_ply, -beta, -alpha, false)
         } else {
             score
         }

@@ -94,6 +94,10 @@ pub struct SearchConfig {
     pub check_extension: bool,
     /// Step 9 (+43.8 ± 22.4): late-move reductions.
     pub late_move_reductions: bool,
+    /// Step 9c: LMR reduces `lmr_cut_node` plies more at expected cut nodes (a null-window
+    /// child that its parent expects to fail high, as in Stockfish's `cutNode`). Off until
+    /// its SPRT.
+    pub cut_node_reductions: bool,
     /// Narrow root windows around the previous iteration's score, widened on a fail. Only
     /// speed: the value of the plain search does not depend on the window.
     pub aspiration_windows: bool,
@@ -138,6 +142,7 @@ impl Default for SearchConfig {
             probcut: true,
             check_extension: false,
             late_move_reductions: true,
+            cut_node_reductions: false,
             aspiration_windows: true,
             lazy_quiet_scoring: false,
             time_manager_scaling: true,
@@ -174,6 +179,7 @@ impl SearchConfig {
             probcut: false,
             check_extension: false,
             late_move_reductions: false,
+            cut_node_reductions: false,
             ..SearchConfig::default()
         }
     }

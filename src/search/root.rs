@@ -351,6 +351,7 @@ impl<'a> RootSearch<'a> {
                 beta,
                 index == 0,
                 0,
+                false,
             );
             worker.keys.pop();
             rm.nodes += worker.stats.nodes - nodes_before;
