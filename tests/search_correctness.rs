@@ -252,6 +252,7 @@ fn one_switch_flipped() -> Vec<(&'static str, SearchConfig)> {
         quiescence_delta_pruning,
         lazy_quiet_scoring,
         cut_node_reductions,
+        tt_capture_reductions,
     ]
 }
 

@@ -399,12 +399,17 @@ impl Worker<'_> {
         let mut tried = Tried::default();
 
         let mut quiets_searched: Depth = 0;
+        // The table's best move is a capture or promotion (it is handed out first).
+        let mut tt_capture = false;
         while let Some(m) = picker.next_move(self.history) {
             let index = picker.handed_out() - 1;
             if node.excluded == Some(m) {
                 continue;
             }
             let quiet = !is_tactical(&m);
+            if index == 0 && tt_move.matches(m) {
+                tt_capture = !quiet;
+            }
             // Read from the attack tables: a pruned move is never copied and played.
             let gives_check = gives_check(pos, &m);
             let history = if quiet {
@@ -435,7 +440,7 @@ impl Worker<'_> {
                 };
             // Step 9 (+43.8 ± 22.4 for LMR, +30.4 ± 18.0 for PVS): reduced null-window
             // search of late quiet moves, re-searched when they beat alpha.
-            let reduction = self.reduction(&node, index, quiet, gives_check, history);
+            let reduction = self.reduction(&node, index, quiet, gives_check, history, tt_capture);
             let score = self.visit_child(pos, key, ply, m, |worker, child, child_key| {
                 worker.principal_variation_search(
                     child,
@@ -710,7 +715,8 @@ impl Worker<'_> {
 
     /// Step 9: the late-move reduction of the move at `index` (none for the first moves,
     /// tactical moves, checks and evasions; one ply less at PV nodes, one more when not
-    /// improving, and less or more by the move's history).
+    /// improving, and less or more by the move's history; with steps 9c and 9d more at cut
+    /// nodes and after a capture from the table).
     #[inline]
     fn reduction(
         &self,
@@ -719,6 +725,7 @@ impl Worker<'_> {
         quiet: bool,
         gives_check: bool,
         history: i32,
+        tt_capture: bool,
     ) -> Depth {
         let depth = node.depth;
         if self.config.late_move_reductions
@@ -737,6 +744,9 @@ impl Worker<'_> {
             }
             if self.config.cut_node_reductions && node.cut_node {
                 r += lmr_cut_node();
+            }
+            if self.config.tt_capture_reductions && tt_capture {
+                r += 1;
             }
             r.clamp(0, depth - 2)
         } else {

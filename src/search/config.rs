@@ -98,6 +98,9 @@ pub struct SearchConfig {
     /// child that its parent expects to fail high, as in Stockfish's `cutNode`). Off until
     /// its SPRT.
     pub cut_node_reductions: bool,
+    /// Step 9d: LMR reduces quiet moves a ply more when the table's best move is a capture
+    /// (Stockfish's `ttCapture`): the quiet moves after it rarely beat it. Off until its SPRT.
+    pub tt_capture_reductions: bool,
     /// Narrow root windows around the previous iteration's score, widened on a fail. Only
     /// speed: the value of the plain search does not depend on the window.
     pub aspiration_windows: bool,
@@ -143,6 +146,7 @@ impl Default for SearchConfig {
             check_extension: false,
             late_move_reductions: true,
             cut_node_reductions: false,
+            tt_capture_reductions: false,
             aspiration_windows: true,
             lazy_quiet_scoring: false,
             time_manager_scaling: true,
@@ -180,6 +184,7 @@ impl SearchConfig {
             check_extension: false,
             late_move_reductions: false,
             cut_node_reductions: false,
+            tt_capture_reductions: false,
             ..SearchConfig::default()
         }
     }
