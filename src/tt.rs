@@ -159,7 +159,7 @@ pub struct Hit {
     pub depth: Depth,
     pub bound: Bound,
     /// The position's static evaluation as the storing node took it, so that a node finding
-    /// its position here need not evaluate it (or look in the evaluation cache) again.
+    /// its position here need not evaluate it again.
     pub eval: Option<Score>,
 }
 

@@ -11,7 +11,6 @@
 //! contribution.
 
 pub mod bits;
-pub mod cache;
 mod king;
 pub mod params;
 mod pawns;

@@ -99,7 +99,7 @@ impl Worker<'_> {
             return Score::ZERO;
         }
         if ply >= MAX_PLY - 1 {
-            return self.eval_cache.evaluate(pos);
+            return crate::eval::evaluate(pos);
         }
         // A node on the principal variation has an open window; every other node is searched
         // with a null window, only to learn whether it beats alpha.

@@ -24,7 +24,6 @@ use std::time::{Duration, Instant};
 
 use shakmaty::Chess;
 
-use crate::eval::cache::EvalCache;
 use crate::position::{full_key, Game};
 use crate::tt::TranspositionTable;
 use crate::types::Score;
@@ -46,8 +45,6 @@ pub struct Searcher {
     tt: Arc<TranspositionTable>,
     /// The main thread's history (the helpers keep their own).
     history: History,
-    /// The main thread's evaluation cache (likewise).
-    eval_cache: EvalCache,
     helpers: HelperPool,
     hash_mb: usize,
     config: SearchConfig,
@@ -63,7 +60,6 @@ impl Searcher {
         Searcher {
             tt: Arc::new(TranspositionTable::new(hash_mb)),
             history: History::default(),
-            eval_cache: EvalCache::default(),
             helpers: HelperPool::default(),
             hash_mb,
             config,
@@ -129,14 +125,7 @@ impl Searcher {
             correction_history: false,
             ..self.config
         };
-        let mut worker = Worker::new(
-            &self.tt,
-            &mut self.history,
-            &mut self.eval_cache,
-            &control,
-            vec![key],
-            config,
-        );
+        let mut worker = Worker::new(&self.tt, &mut self.history, &control, vec![key], config);
         worker.quiescence(pos, key, 0, -Score::INFINITE, Score::INFINITE)
     }
 
@@ -170,14 +159,7 @@ impl Searcher {
 
         let budget = TimeBudget::new(limits, self.config.move_overhead, root_moves.len());
         let keys = root_keys(game);
-        let mut worker = Worker::new(
-            &self.tt,
-            &mut self.history,
-            &mut self.eval_cache,
-            control,
-            keys,
-            self.config,
-        );
+        let mut worker = Worker::new(&self.tt, &mut self.history, control, keys, self.config);
         worker.node_limit = limits.nodes.unwrap_or(u64::MAX);
         worker.budget = budget;
         worker.helper_nodes = self.helpers.node_counts();

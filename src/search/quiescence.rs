@@ -28,7 +28,7 @@ impl Worker<'_> {
             return Score::ZERO;
         }
         if ply >= MAX_PLY - 1 {
-            return self.eval_cache.evaluate(pos);
+            return crate::eval::evaluate(pos);
         }
         // Any stored result settles a quiescence node when its bound allows: every entry is
         // at least as deep as quiescence.

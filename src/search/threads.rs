@@ -23,7 +23,6 @@ use super::ordering::History;
 use super::root::{root_keys, root_moves, RootSearch};
 use super::stats::Stats;
 use super::worker::Worker;
-use crate::eval::cache::EvalCache;
 use crate::memory::THREAD_STACK_BYTES;
 use crate::position::Game;
 use crate::tt::TranspositionTable;
@@ -196,7 +195,6 @@ fn helper_loop(
     results: &Sender<Stats>,
 ) {
     let mut history = History::default();
-    let mut eval_cache = EvalCache::default();
     while let Ok(message) = receiver.recv() {
         match message {
             Message::Clear => history.clear(),
@@ -204,14 +202,7 @@ fn helper_loop(
                 // A panicking helper must still report, or the main thread would wait forever;
                 // its history is then only a move ordering hint, safe to keep.
                 let stats = catch_unwind(AssertUnwindSafe(|| {
-                    helper_search(
-                        &job,
-                        &mut history,
-                        &mut eval_cache,
-                        index,
-                        control,
-                        published,
-                    )
+                    helper_search(&job, &mut history, index, control, published)
                 }))
                 .unwrap_or_default();
                 // Let go of the table before reporting, so it can be resized at once.
@@ -228,7 +219,6 @@ fn helper_loop(
 fn helper_search(
     job: &Job,
     history: &mut History,
-    eval_cache: &mut EvalCache,
     thread_index: usize,
     control: &Control,
     published_nodes: &AtomicU64,
@@ -243,14 +233,7 @@ fn helper_search(
         multipv: 1,
         ..job.config
     };
-    let mut worker = Worker::new(
-        &job.tt,
-        history,
-        eval_cache,
-        control,
-        root_keys(game),
-        config,
-    );
+    let mut worker = Worker::new(&job.tt, history, control, root_keys(game), config);
     worker.thread_index = thread_index;
     worker.published_nodes = Some(published_nodes);
     let limits = Limits {

@@ -11,7 +11,7 @@ use super::ordering::{Continuation, History, Killers, PieceTo};
 use super::pv::PvTable;
 use super::stats::Stats;
 use super::time::TimeBudget;
-use crate::eval::cache::EvalCache;
+use crate::eval::evaluate;
 use crate::params::POLL_INTERVAL_NODES;
 use crate::position::Key;
 use crate::tt::TranspositionTable;
@@ -50,8 +50,6 @@ pub(super) struct Worker<'a> {
     pub tt: &'a TranspositionTable,
     /// This thread's history, kept from one search to the next.
     pub history: &'a mut History,
-    /// This thread's evaluations, kept from one search to the next.
-    pub eval_cache: &'a mut EvalCache,
     pub control: &'a Control,
     pub stats: Stats,
     pub pv: PvTable,
@@ -86,7 +84,6 @@ impl<'a> Worker<'a> {
     pub fn new(
         tt: &'a TranspositionTable,
         history: &'a mut History,
-        eval_cache: &'a mut EvalCache,
         control: &'a Control,
         keys: Vec<Key>,
         config: SearchConfig,
@@ -94,7 +91,6 @@ impl<'a> Worker<'a> {
         Worker {
             tt,
             history,
-            eval_cache,
             control,
             stats: Stats::default(),
             pv: PvTable::default(),
@@ -145,7 +141,7 @@ impl Worker<'_> {
     /// these pawns; both `-INFINITE` in check, where they mean nothing. `stored` is the raw
     /// evaluation the table kept for this position, if any: the same number [`evaluate`]
     /// would give (a different one only when two keys collide in all the bits the table
-    /// checks), found without evaluating or looking in the evaluation cache.
+    /// checks), found without evaluating.
     ///
     /// [`evaluate`]: crate::eval::evaluate
     #[inline]
@@ -160,7 +156,7 @@ impl Worker<'_> {
         }
         let raw = match stored {
             Some(raw) => raw,
-            None => self.eval_cache.evaluate(pos),
+            None => evaluate(pos),
         };
         if self.config.correction_history {
             (raw, self.history.correction.correct(pos, raw))
