@@ -159,6 +159,11 @@ tunables! {
     se_min_depth: i32 = 5, 4..=12, step 1;
     /// Margin per ply, in centipawns.
     se_margin: i32 = 2, 1..=8, step 1;
+    /// With `double_extensions`, a non-PV singular move whose alternatives stay this many
+    /// centipawns below `singular_beta` is extended twice...
+    se_double_margin: i32 = 25, 0..=100, step 5;
+    /// ...at most this many times on one path.
+    se_double_max: i32 = 6, 1..=16, step 1;
 
     // Razoring: at depth `razor_max_depth` or less, a node whose static evaluation is more
     // than `razor_margin * depth` below alpha returns its quiescence value if that stays at

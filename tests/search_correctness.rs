@@ -253,6 +253,7 @@ fn one_switch_flipped() -> Vec<(&'static str, SearchConfig)> {
         lazy_quiet_scoring,
         cut_node_reductions,
         tt_capture_reductions,
+        double_extensions,
     ]
 }
 

@@ -296,6 +296,7 @@ impl Worker<'_> {
             if !see_at_least(pos, &m, threshold) {
                 continue;
             }
+            self.stack[ply + 1].double_extensions = self.stack[ply].double_extensions;
             let score = self.visit_child(pos, key, ply, m, |worker, child, child_key| {
                 let window = (-probcut_beta, -probcut_beta + 1);
                 let score = -worker.quiescence(child, child_key, ply + 1, window.0, window.1);
@@ -355,6 +356,7 @@ impl Worker<'_> {
         let floor = std::mem::replace(&mut self.repetition_floor, self.keys.len());
         self.keys.push(null_key);
         self.stack[ply].moved = None;
+        self.stack[ply + 1].double_extensions = self.stack[ply].double_extensions;
         let score = -self.alpha_beta(
             &null,
             null_key,
@@ -441,6 +443,8 @@ impl Worker<'_> {
             // Step 9 (+43.8 ± 22.4 for LMR, +30.4 ± 18.0 for PVS): reduced null-window
             // search of late quiet moves, re-searched when they beat alpha.
             let reduction = self.reduction(&node, index, quiet, gives_check, history, tt_capture);
+            self.stack[ply + 1].double_extensions =
+                self.stack[ply].double_extensions + u8::from(extension >= 2);
             let score = self.visit_child(pos, key, ply, m, |worker, child, child_key| {
                 worker.principal_variation_search(
                     child,
@@ -635,7 +639,11 @@ impl Worker<'_> {
             return Singular::Extend(0);
         }
         if score < singular_beta {
-            Singular::Extend(1)
+            let double = self.config.double_extensions
+                && !node.pv_node
+                && score < singular_beta - se_double_margin()
+                && i32::from(self.stack[node.ply].double_extensions) < se_double_max();
+            Singular::Extend(if double { 2 } else { 1 })
         } else if singular_beta >= beta {
             Singular::MultiCut(singular_beta)
         } else if hit.score >= beta {

@@ -65,6 +65,10 @@ pub struct SearchConfig {
     pub correction_history: bool,
     /// Step 8a: singular extensions, with multi-cut and negative extensions.
     pub singular_extensions: bool,
+    /// Step 8a, double: a singular move at a non-PV node whose alternatives stay far below
+    /// `singular_beta` is extended two plies (at most `se_double_max` times on a path), as in
+    /// Stockfish. Off until its SPRT.
+    pub double_extensions: bool,
     /// Step 3c: razoring and the null move compare the table's score instead of the static
     /// evaluation with the window where the score's bound says the value lies beyond the
     /// evaluation. Reverse futility pruning once read it too; that version passed in a package
@@ -138,6 +142,7 @@ impl Default for SearchConfig {
             quiescence_tt: true,
             correction_history: true,
             singular_extensions: true,
+            double_extensions: false,
             tt_adjusted_eval: false,
             razoring: false,
             nmp_eval_reduction: false,
@@ -176,6 +181,7 @@ impl SearchConfig {
             quiescence_tt: false,
             correction_history: false,
             singular_extensions: false,
+            double_extensions: false,
             tt_adjusted_eval: false,
             razoring: false,
             nmp_eval_reduction: false,

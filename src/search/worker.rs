@@ -32,6 +32,8 @@ pub(super) struct Frame {
     pub moved: Option<PieceTo>,
     /// The move a singular-extension search of this node leaves out.
     pub excluded: Option<shakmaty::Move>,
+    /// Double extensions (step 8a) on the path from the root to this node, which caps them.
+    pub double_extensions: u8,
 }
 
 impl Default for Frame {
@@ -41,6 +43,7 @@ impl Default for Frame {
             killers: Killers::default(),
             moved: None,
             excluded: None,
+            double_extensions: 0,
         }
     }
 }
