@@ -11,6 +11,7 @@ use super::worker::Worker;
 use std::sync::OnceLock;
 
 use super::see::see_at_least;
+use crate::eval::evaluate;
 use crate::params::*;
 use crate::position::{full_key, gives_check, key_after, null_move, tactical_moves, Key};
 use crate::tt::{Hit, PackedMove, Stored};
@@ -99,7 +100,7 @@ impl Worker<'_> {
             return Score::ZERO;
         }
         if ply >= MAX_PLY - 1 {
-            return crate::eval::evaluate(pos);
+            return evaluate(pos);
         }
         // A node on the principal variation has an open window; every other node is searched
         // with a null window, only to learn whether it beats alpha.
@@ -296,8 +297,7 @@ impl Worker<'_> {
             if !see_at_least(pos, &m, threshold) {
                 continue;
             }
-            self.stack[ply + 1].double_extensions = self.stack[ply].double_extensions;
-            let score = self.visit_child(pos, key, ply, m, |worker, child, child_key| {
+            let score = self.visit_child(pos, key, ply, m, 0, |worker, child, child_key| {
                 let window = (-probcut_beta, -probcut_beta + 1);
                 let score = -worker.quiescence(child, child_key, ply + 1, window.0, window.1);
                 if score < probcut_beta {
@@ -409,19 +409,13 @@ impl Worker<'_> {
                 continue;
             }
             let quiet = !is_tactical(&m);
-            if index == 0 && tt_move.matches(m) {
+            let is_tt_move = index == 0 && tt_move.matches(m);
+            if is_tt_move {
                 tt_capture = !quiet;
             }
             // Read from the attack tables: a pruned move is never copied and played.
             let gives_check = gives_check(pos, &m);
-            let history = if quiet {
-                let ordered_by = picker
-                    .last_history()
-                    .filter(|_| self.config.lazy_quiet_scoring);
-                self.quiet_history(side, &m, &continuation, ordered_by)
-            } else {
-                0
-            };
+            let history = self.quiet_history(&picker, side, &m, quiet, &continuation);
             // Step 7 (+108.9 ± 35.3): futility and late-move pruning of quiet moves that do
             // not give check (checks are how sacrifices pay off).
             if quiet
@@ -434,7 +428,7 @@ impl Worker<'_> {
                 quiets_searched += 1;
             }
             // Step 8: extensions (the table's move only when first, for singularity).
-            let singular_candidate = tt_hit.filter(|_| index == 0 && tt_move.matches(m));
+            let singular_candidate = tt_hit.filter(|_| is_tt_move);
             let extension =
                 match self.extension(pos, &node, singular_candidate, m, gives_check, beta) {
                     Ok(plies) => plies,
@@ -443,21 +437,20 @@ impl Worker<'_> {
             // Step 9 (+43.8 ± 22.4 for LMR, +30.4 ± 18.0 for PVS): reduced null-window
             // search of late quiet moves, re-searched when they beat alpha.
             let reduction = self.reduction(&node, index, quiet, gives_check, history, tt_capture);
-            self.stack[ply + 1].double_extensions =
-                self.stack[ply].double_extensions + u8::from(extension >= 2);
-            let score = self.visit_child(pos, key, ply, m, |worker, child, child_key| {
-                worker.principal_variation_search(
-                    child,
-                    child_key,
-                    depth - 1 + extension,
-                    ply + 1,
-                    alpha,
-                    beta,
-                    index == 0,
-                    reduction,
-                    node.cut_node,
-                )
-            });
+            let score =
+                self.visit_child(pos, key, ply, m, extension, |worker, child, child_key| {
+                    worker.principal_variation_search(
+                        child,
+                        child_key,
+                        depth - 1 + extension,
+                        ply + 1,
+                        alpha,
+                        beta,
+                        index == 0,
+                        reduction,
+                        node.cut_node,
+                    )
+                });
             if self.stopped {
                 return Score::ZERO;
             }
@@ -484,7 +477,8 @@ impl Worker<'_> {
     }
 
     /// Plays `m` (at `ply`, from `pos` whose key is `key`), runs `search` on the child with
-    /// its key on the repetition stack and the move on the search stack, and takes both back.
+    /// its key on the repetition stack, the move on the search stack and the child's count
+    /// of double extensions (one more when `extension` is two plies), and takes both back.
     #[inline]
     fn visit_child(
         &mut self,
@@ -492,6 +486,7 @@ impl Worker<'_> {
         key: Key,
         ply: Ply,
         m: Move,
+        extension: Depth,
         search: impl FnOnce(&mut Self, &Chess, Key) -> Score,
     ) -> Score {
         let early_key = key_after(pos, key, m);
@@ -503,6 +498,8 @@ impl Worker<'_> {
         let child_key = early_key.unwrap_or_else(|| full_key(&child));
         self.keys.push(child_key);
         self.stack[ply].moved = Some(PieceTo::of(pos.turn(), &m));
+        self.stack[ply + 1].double_extensions =
+            self.stack[ply].double_extensions + u8::from(extension >= 2);
         let score = search(self, &child, child_key);
         self.keys.pop();
         score
@@ -561,21 +558,25 @@ impl Worker<'_> {
         }
     }
 
-    /// A quiet move's history (butterfly, and continuation when on), read only where a step
-    /// uses it (history pruning or reductions), and not again where the move picker already
-    /// ordered the move by it (`ordered_by`).
+    /// A quiet move's history (butterfly, and continuation when on; 0 for a tactical move),
+    /// read only where a step uses it (history pruning or reductions), and with lazy quiet
+    /// scoring not again where `picker` already ordered the move by it.
     #[inline]
     fn quiet_history(
         &self,
+        picker: &MovePicker,
         side: shakmaty::Color,
         m: &Move,
+        quiet: bool,
         continuation: &Continuation,
-        ordered_by: Option<i32>,
     ) -> i32 {
-        if !self.config.history_pruning && !self.config.history_reductions {
+        if !quiet || (!self.config.history_pruning && !self.config.history_reductions) {
             return 0;
         }
-        if let Some(score) = ordered_by {
+        if let Some(score) = picker
+            .last_history()
+            .filter(|_| self.config.lazy_quiet_scoring)
+        {
             return score;
         }
         let context = self.config.continuation_history.then_some(continuation);

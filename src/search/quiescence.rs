@@ -6,6 +6,7 @@ use shakmaty::{Chess, Move, MoveList, Position};
 use super::ordering::MovePicker;
 use super::see::{self, see_at_least};
 use super::worker::Worker;
+use crate::eval::evaluate;
 use crate::params::qs_delta_margin;
 use crate::position::{full_key, key_after, tactical_moves, Key};
 use crate::tt::{Hit, Stored};
@@ -28,7 +29,7 @@ impl Worker<'_> {
             return Score::ZERO;
         }
         if ply >= MAX_PLY - 1 {
-            return crate::eval::evaluate(pos);
+            return evaluate(pos);
         }
         // Any stored result settles a quiescence node when its bound allows: every entry is
         // at least as deep as quiescence.
