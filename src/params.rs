@@ -9,7 +9,7 @@
 //! the fixed numbers: they shape data structures or only their order matters, so there is
 //! nothing to tune.
 //!
-//! Which steps the search takes is not set here but in `search::SearchConfig`, at run time.
+//! Which steps the search takes is not set here but in `search::Steps`, at run time.
 
 /// One tunable number: its name (also the UCI option of the `tune` build), default, range and
 /// SPSA step.
@@ -96,11 +96,6 @@ tunables! {
     nmp_base_reduction: i32 = 3, 1..=6, step 1;
     /// One more ply of reduction per this many plies of depth.
     nmp_depth_divisor: i32 = 4, 2..=10, step 1;
-    /// With `nmp_eval_reduction`, one more ply per this many centipawns of evaluation above
-    /// beta ...
-    nmp_eval_divisor: i32 = 200, 50..=800, step 25;
-    /// ... up to this many.
-    nmp_eval_max_reduction: i32 = 3, 1..=6, step 1;
 
     // Late-move reductions: quiet moves from index `lmr_min_move_index` on, at depth
     // `lmr_min_depth` or more, are searched `lmr_base + ln(depth) * ln(move number) /
@@ -141,9 +136,6 @@ tunables! {
     /// A quiet move's history (butterfly plus continuation) reduces it one ply less per this
     /// much (history-adjusted LMR; more for moves with a bad history).
     lmr_history_divisor: i32 = 245, 32..=4096, step 32;
-    /// Plies more LMR at a node expected to fail high (a cut node: its parent's null-window
-    /// search expects this node to beat beta), where a late move is least likely to matter.
-    lmr_cut_node: i32 = 1, 0..=3, step 1;
 
     // History pruning: at depth `history_pruning_max_depth` or less, quiet moves whose
     // history is below `-history_pruning_margin * depth` are skipped.
@@ -159,19 +151,6 @@ tunables! {
     se_min_depth: i32 = 5, 4..=12, step 1;
     /// Margin per ply, in centipawns.
     se_margin: i32 = 2, 1..=8, step 1;
-    /// With `double_extensions`, a non-PV singular move whose alternatives stay this many
-    /// centipawns below `singular_beta` is extended twice...
-    se_double_margin: i32 = 25, 0..=100, step 5;
-    /// ...at most this many times on one path.
-    se_double_max: i32 = 6, 1..=16, step 1;
-
-    // Razoring: at depth `razor_max_depth` or less, a node whose static evaluation is more
-    // than `razor_margin * depth` below alpha returns its quiescence value if that stays at
-    // or below alpha.
-    /// Deepest node razored.
-    razor_max_depth: i32 = 3, 1..=6, step 1;
-    /// Margin per ply, in centipawns.
-    razor_margin: i32 = 250, 50..=800, step 25;
 
     // Probcut: at depth `probcut_min_depth` or more, a capture that beats `beta +
     // probcut_margin` in quiescence and then in a search `PROBCUT_REDUCTION` plies shallower
@@ -180,10 +159,6 @@ tunables! {
     probcut_min_depth: i32 = 5, 3..=10, step 1;
     /// Margin above beta, in centipawns.
     probcut_margin: i32 = 200, 50..=500, step 20;
-
-    /// Delta pruning in quiescence: a capture is skipped when the standing pat plus the
-    /// captured piece's exchange value plus this margin still cannot reach alpha.
-    qs_delta_margin: i32 = 200, 0..=600, step 25;
 
     // Internal iterative reduction.
     /// Shallowest node searched one ply shallower for lack of a table move.

@@ -11,6 +11,7 @@
 //! contribution.
 
 pub mod bits;
+mod evaluator;
 mod king;
 pub mod params;
 mod pawns;
@@ -31,6 +32,9 @@ use taper::Packed;
 pub use taper::Taper;
 use trace::{NoTrace, Trace};
 use weights::WEIGHTS;
+
+pub use evaluator::{Evaluator, EvaluatorKind};
+pub use pawns::PawnCache;
 
 /// How much each role counts towards the middlegame phase; a full board is `MAX_PHASE`.
 pub const PHASE_WEIGHT: [i32; 6] = [0, 1, 1, 2, 4, 0];
@@ -136,6 +140,9 @@ struct Eval<'a, T: Trace> {
     /// White's and Black's sums.
     score: [Packed; 2],
     trace: &'a mut T,
+    /// Where the pawn-only terms of earlier pawn structures are kept (the search's evaluator
+    /// has one; the tools evaluate without).
+    pawn_cache: Option<&'a mut PawnCache>,
 }
 
 fn side_index(color: Color) -> usize {
@@ -262,8 +269,36 @@ pub fn traced<T: Trace>(board: &Board, turn: Color, trace: &mut T) -> Breakdown 
         sides: [Side::default(); 2],
         score: [Packed::default(); 2],
         trace,
+        pawn_cache: None,
     }
     .run(turn)
+}
+
+/// The position's value for the side to move, in centipawns, with the pawn-only terms kept in
+/// `cache`: the same value as [`evaluate`], faster. The search's evaluator calls it.
+#[inline]
+pub fn evaluate_cached(pos: &Chess, cache: &mut PawnCache) -> Score {
+    let board = pos.board();
+    let white = Eval {
+        board,
+        occupied: u64::from(board.occupied()),
+        sides: [Side::default(); 2],
+        score: [Packed::default(); 2],
+        trace: &mut NoTrace,
+        pawn_cache: Some(cache),
+    }
+    .run(pos.turn())
+    .white;
+    for_side_to_move(pos, white)
+}
+
+/// A value from White's side as the side to move sees it.
+#[inline]
+fn for_side_to_move(pos: &Chess, white: i32) -> Score {
+    Score(match pos.turn() {
+        Color::White => white,
+        Color::Black => -white,
+    })
 }
 
 /// Evaluates the position from White's side.
@@ -271,14 +306,11 @@ pub fn breakdown(pos: &Chess) -> Breakdown {
     traced(pos.board(), pos.turn(), &mut NoTrace)
 }
 
-/// The position's value for the side to move, in centipawns.
+/// The position's value for the side to move, in centipawns (no cache: for the tools and
+/// tests; the search evaluates through its [`Evaluator`]).
 #[inline]
 pub fn evaluate(pos: &Chess) -> Score {
-    let white = breakdown(pos).white;
-    Score(match pos.turn() {
-        Color::White => white,
-        Color::Black => -white,
-    })
+    for_side_to_move(pos, breakdown(pos).white)
 }
 
 #[cfg(test)]

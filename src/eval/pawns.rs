@@ -2,10 +2,8 @@
 //! doubled, backward, phalanx and defended pawns.
 //!
 //! Everything but the passers' extra terms depends on the pawns alone, and the pawns change in
-//! few moves of a search: that part and the set of passed pawns are kept in a per-thread cache
-//! keyed by both pawn bitboards.
-
-use std::cell::RefCell;
+//! few moves of a search: that part and the set of passed pawns are kept in a [`PawnCache`]
+//! keyed by both pawn bitboards, which each search thread's evaluator owns.
 
 use shakmaty::Color;
 
@@ -32,10 +30,15 @@ struct PawnEntry {
     passed: [u64; 2],
 }
 
-thread_local! {
+/// The pawn-only part of the pawn terms of recent pawn structures. A hit gives exactly what
+/// computing them would (the whole key is kept), so a cache changes speed, never a value.
+pub struct PawnCache(Box<[PawnEntry]>);
+
+impl Default for PawnCache {
     /// Zeroed entries are right for the empty key: no pawns, no score, no passers.
-    static PAWN_CACHE: RefCell<Vec<PawnEntry>> =
-        RefCell::new(vec![PawnEntry::default(); PAWN_CACHE_ENTRIES]);
+    fn default() -> Self {
+        PawnCache(vec![PawnEntry::default(); PAWN_CACHE_ENTRIES].into_boxed_slice())
+    }
 }
 
 fn slot(pawns: [u64; 2]) -> usize {
@@ -52,35 +55,47 @@ fn distance(a: u32, b: u32) -> i32 {
 }
 
 impl<T: Trace> Eval<'_, T> {
-    /// The pawn terms of both sides: the pawn-only part from the cache when the trace allows,
-    /// then the passers' terms that depend on the pieces.
+    /// The pawn terms of both sides: the pawn-only part from the cache when there is one and
+    /// the trace allows, then the passers' terms that depend on the pieces.
     pub(super) fn pawns(&mut self) {
         let pawns = [self.pawns_of(Color::White), self.pawns_of(Color::Black)];
-        let passed = if T::CACHEABLE {
-            let cached = PAWN_CACHE.with_borrow(|c| c[slot(pawns)]);
-            if cached.pawns == pawns {
-                self.score[0] += cached.score[0];
-                self.score[1] += cached.score[1];
-                cached.passed
-            } else {
-                let before = self.score;
-                let entry = PawnEntry {
-                    pawns,
-                    // `Color::ALL` is White, Black: the side order.
-                    passed: Color::ALL.map(|c| self.pawn_structure(c)),
-                    score: [self.score[0] - before[0], self.score[1] - before[1]],
-                };
-                PAWN_CACHE.with_borrow_mut(|c| c[slot(pawns)] = entry);
-                entry.passed
+        let passed = match self.pawn_cache.take() {
+            Some(cache) if T::CACHEABLE => {
+                let passed = self.cached_pawn_structure(&mut *cache, pawns);
+                self.pawn_cache = Some(cache);
+                passed
             }
-        } else {
-            Color::ALL.map(|c| self.pawn_structure(c))
+            none => {
+                self.pawn_cache = none;
+                Color::ALL.map(|c| self.pawn_structure(c))
+            }
         };
         for color in Color::ALL {
             for sq in squares(passed[side_index(color)]) {
                 self.passed(color, sq, relative_rank(color, sq));
             }
         }
+    }
+
+    /// Both sides' pawn-only terms and passed pawns, from `cache` or computed and stored there.
+    #[inline]
+    fn cached_pawn_structure(&mut self, cache: &mut PawnCache, pawns: [u64; 2]) -> [u64; 2] {
+        let slot = slot(pawns);
+        let cached = cache.0[slot];
+        if cached.pawns == pawns {
+            self.score[0] += cached.score[0];
+            self.score[1] += cached.score[1];
+            return cached.passed;
+        }
+        let before = self.score;
+        let entry = PawnEntry {
+            pawns,
+            // `Color::ALL` is White, Black: the side order.
+            passed: Color::ALL.map(|c| self.pawn_structure(c)),
+            score: [self.score[0] - before[0], self.score[1] - before[1]],
+        };
+        cache.0[slot] = entry;
+        entry.passed
     }
 
     /// The pawn-only terms of `color`; returns its passed pawns.

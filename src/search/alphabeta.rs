@@ -5,15 +5,14 @@ use arrayvec::ArrayVec;
 use shakmaty::{Chess, Move, MoveList, Position};
 
 use super::config::TtPolicy;
-use super::ordering::{is_tactical, Continuation, Heuristics, History, MovePicker, PieceTo};
+use super::ordering::{is_tactical, Continuation, Heuristics, History, MovePicker};
 use super::worker::Worker;
 #[cfg(not(feature = "tune"))]
 use std::sync::OnceLock;
 
 use super::see::see_at_least;
-use crate::eval::evaluate;
 use crate::params::*;
-use crate::position::{full_key, gives_check, key_after, null_move, tactical_moves, Key};
+use crate::position::{gives_check, tactical_moves, Key};
 use crate::tt::{Hit, PackedMove, Stored};
 use crate::types::{Bound, Depth, Ply, Score, MAX_PLY};
 
@@ -53,22 +52,14 @@ struct Node {
     ply: Ply,
     /// An open window: the node is on the principal variation.
     pv_node: bool,
-    /// A null-window node its parent expects to fail high (Stockfish's `cutNode`): the first
-    /// move of an expected all-node's child, a reduced late move, a null move's reply to an
-    /// all-node. Never a PV node.
-    cut_node: bool,
     in_check: bool,
     /// The static evaluation is above the one two plies before (our previous move helped).
     improving: bool,
     /// The evaluation before correction (`-INFINITE` in check), which correction history
     /// learns from.
     raw_eval: Score,
-    /// The corrected static evaluation: what reverse futility pruning compares with beta.
+    /// The corrected static evaluation: what the node's pruning compares with the window.
     static_eval: Score,
-    /// The estimate that razoring and the null move compare with the window: the static
-    /// evaluation, or with step 3c the table's score where its bound says the true value lies
-    /// beyond the static evaluation.
-    eval: Score,
     /// The move a singular-extension search of this node leaves out (step 8a).
     excluded: Option<Move>,
 }
@@ -85,7 +76,6 @@ impl Worker<'_> {
         ply: Ply,
         alpha: Score,
         beta: Score,
-        cut_node: bool,
     ) -> Score {
         // Step 1: draws, the horizon (quiescence), the stop flag and the ply limit.
         self.pv.clear(ply);
@@ -100,7 +90,7 @@ impl Worker<'_> {
             return Score::ZERO;
         }
         if ply >= MAX_PLY - 1 {
-            return evaluate(pos);
+            return self.evaluate(pos, ply);
         }
         // A node on the principal variation has an open window; every other node is searched
         // with a null window, only to learn whether it beats alpha.
@@ -123,7 +113,7 @@ impl Worker<'_> {
 
         // Step 3 (+29.0 ± 17.5): internal iterative reduction, where no table move guides
         // the ordering.
-        let depth = if self.config.internal_iterative_reduction
+        let depth = if self.steps.internal_iterative_reduction
             && tt_move.is_none()
             && excluded.is_none()
             && depth >= iir_min_depth()
@@ -135,7 +125,7 @@ impl Worker<'_> {
 
         let in_check = pos.is_check();
         let tt_eval = tt_hit.and_then(|hit| hit.eval);
-        let (raw_eval, static_eval) = self.static_eval(pos, in_check, tt_eval);
+        let (raw_eval, static_eval) = self.static_eval(pos, ply, in_check, tt_eval);
         self.stack[ply].static_eval = static_eval;
 
         let node = Node {
@@ -143,20 +133,17 @@ impl Worker<'_> {
             depth,
             ply,
             pv_node,
-            cut_node: cut_node && !pv_node,
             in_check,
-            improving: self.config.improving
+            improving: self.steps.improving
                 && !in_check
                 && ply >= 2
                 && static_eval > self.stack[ply - 2].static_eval,
             raw_eval,
             static_eval,
-            // Step 3c (off until its SPRT): a searched score as the null move's guess.
-            eval: self.pruning_eval(static_eval, in_check, tt_hit),
             excluded,
         };
         // Steps 4 to 5b: the node's own pruning, before any move is searched.
-        if let Some(score) = self.prune_node(pos, &node, alpha, beta, tt_hit) {
+        if let Some(score) = self.prune_node(pos, &node, beta, tt_hit) {
             return score;
         }
 
@@ -170,21 +157,12 @@ impl Worker<'_> {
         &mut self,
         pos: &Chess,
         node: &Node,
-        alpha: Score,
         beta: Score,
         tt_hit: Option<Hit>,
     ) -> Option<Score> {
         // Step 4 (+32.4 ± 18.7): reverse futility pruning.
         if self.reverse_futility_cuts(node, beta) {
             return Some(node.static_eval);
-        }
-
-        // Step 4b (off: +6.4 ± 11.0, inconclusive): razoring.
-        if self.razors(node, alpha) {
-            let score = self.quiescence(pos, node.key, node.ply, alpha, alpha + 1);
-            if score <= alpha {
-                return Some(score);
-            }
         }
 
         // Step 5 (+36.6 ± 20.2): null-move pruning.
@@ -201,25 +179,6 @@ impl Worker<'_> {
         None
     }
 
-    /// Step 3c: the table's score replaces the static evaluation for razoring and the null
-    /// move where its bound says the searched value lies beyond it (a lower bound above, an
-    /// upper bound below, or exact), as in Stockfish: a searched value is a better guess than a
-    /// static one. Mate scores are left out, as they mean nothing to a margin.
-    ///
-    /// Reverse futility pruning keeps the static evaluation: fed a lower bound from a shallower
-    /// search, it returns that bound without searching and stores nothing, so a quiet mate
-    /// the shallow search missed stays hidden at every later depth (with it, 1.Ra6 in
-    /// `kbK5/pp6/1P6/8/8/8/8/R7 w` was not found up to depth 12).
-    #[inline]
-    fn pruning_eval(&self, static_eval: Score, in_check: bool, tt_hit: Option<Hit>) -> Score {
-        match tt_hit {
-            Some(hit) if self.config.tt_adjusted_eval && !in_check => {
-                searched_beyond(static_eval, &hit)
-            }
-            _ => static_eval,
-        }
-    }
-
     /// Step 2: probes the table. `Err(score)` when a deep enough entry settles the node (never
     /// at PV nodes, where it would cut the principal variation short), else what it found.
     fn probe_table(
@@ -232,11 +191,11 @@ impl Worker<'_> {
         pv_node: bool,
     ) -> Result<Option<Hit>, Score> {
         self.stats.tt_probes += 1;
-        let Some(hit) = self.tt.probe(key, ply) else {
+        let Some(hit) = self.shared.tt.probe(key, ply) else {
             return Ok(None);
         };
         self.stats.tt_hits += 1;
-        let deep_enough = match self.config.tt_policy {
+        let deep_enough = match self.settings.tt_policy {
             TtPolicy::Cutoffs => hit.depth >= depth,
             TtPolicy::SameDepthCutoffs => hit.depth == depth,
             TtPolicy::MoveOnly => false,
@@ -245,19 +204,6 @@ impl Worker<'_> {
             return Err(hit.score);
         }
         Ok(Some(hit))
-    }
-
-    /// Step 4b: whether the static evaluation is so far below alpha, near the leaves, that
-    /// quiescence alone may settle the node.
-    #[inline]
-    fn razors(&self, node: &Node, alpha: Score) -> bool {
-        self.config.razoring
-            && !node.pv_node
-            && !node.in_check
-            && node.excluded.is_none()
-            && node.depth <= razor_max_depth()
-            && !alpha.is_mate()
-            && node.eval + razor_margin() * node.depth < alpha
     }
 
     /// Step 5b: probcut. A good capture whose quiescence value and then a search
@@ -271,12 +217,12 @@ impl Worker<'_> {
         tt_hit: Option<Hit>,
     ) -> Option<Score> {
         let probcut_beta = beta + probcut_margin();
-        if !self.config.probcut
+        if !self.steps.probcut
             || node.pv_node
             || node.in_check
             || node.excluded.is_some()
             || node.depth < probcut_min_depth()
-            || beta.is_mate()
+            || beta.is_decisive()
             // A stored search as deep as probcut's own already says the captures do not reach it.
             || tt_hit.is_some_and(|hit| {
                 hit.depth >= node.depth - PROBCUT_REDUCTION && hit.score < probcut_beta
@@ -291,21 +237,20 @@ impl Worker<'_> {
         let threshold = probcut_beta.0 - node.static_eval.0;
         let mut moves = MoveList::new();
         tactical_moves(pos, &mut moves);
-        let history = self.config.capture_history.then_some(&*self.history);
+        let history = self.steps.capture_history.then_some(&*self.history);
         let picker = MovePicker::for_quiescence(pos, &mut moves, history);
         for m in picker {
             if !see_at_least(pos, &m, threshold) {
                 continue;
             }
-            let score = self.visit_child(pos, key, ply, m, 0, |worker, child, child_key| {
+            let score = self.visit_child(pos, key, ply, m, |worker, child, child_key| {
                 let window = (-probcut_beta, -probcut_beta + 1);
                 let score = -worker.quiescence(child, child_key, ply + 1, window.0, window.1);
                 if score < probcut_beta {
                     return score;
                 }
                 let depth = depth - 1 - PROBCUT_REDUCTION;
-                let cut = !node.cut_node;
-                -worker.alpha_beta(child, child_key, depth, ply + 1, window.0, window.1, cut)
+                -worker.alpha_beta(child, child_key, depth, ply + 1, window.0, window.1)
             });
             if self.stopped {
                 return Some(Score::ZERO);
@@ -318,7 +263,7 @@ impl Worker<'_> {
                     mv: Some(m),
                     eval: Some(node.raw_eval),
                 };
-                self.tt.store(key, ply, stored);
+                self.shared.tt.store(key, ply, stored);
                 return Some(score);
             }
         }
@@ -329,12 +274,12 @@ impl Worker<'_> {
     /// move will too (barring zugzwang, which is why it needs pieces besides pawns).
     #[inline]
     fn tries_null_move(&self, pos: &Chess, node: &Node, beta: Score) -> bool {
-        self.config.null_move_pruning
+        self.steps.null_move_pruning
             && !node.pv_node
             && !node.in_check
             && node.depth >= nmp_min_depth()
-            && node.eval >= beta
-            && !beta.is_mate()
+            && node.static_eval >= beta
+            && !beta.is_decisive()
             && !self.after_null_move(node.ply)
             && node.excluded.is_none()
             && has_pieces(pos)
@@ -346,33 +291,16 @@ impl Worker<'_> {
         let Node {
             key, depth, ply, ..
         } = *node;
-        let (null, null_key) = null_move(pos, key)?;
-        let mut reduction = nmp_base_reduction() + depth / nmp_depth_divisor();
-        // Step 5a: the further the evaluation stands above beta, the less the reply can do.
-        if self.config.nmp_eval_reduction {
-            reduction +=
-                ((node.eval.0 - beta.0) / nmp_eval_divisor()).min(nmp_eval_max_reduction());
-        }
-        let floor = std::mem::replace(&mut self.repetition_floor, self.keys.len());
-        self.keys.push(null_key);
-        self.stack[ply].moved = None;
-        self.stack[ply + 1].double_extensions = self.stack[ply].double_extensions;
-        let score = -self.alpha_beta(
-            &null,
-            null_key,
-            depth - 1 - reduction,
-            ply + 1,
-            -beta,
-            -beta + 1,
-            !node.cut_node,
-        );
-        self.keys.pop();
-        self.repetition_floor = floor;
+        let reduction = nmp_base_reduction() + depth / nmp_depth_divisor();
+        let score = -self.visit_null_child(pos, key, ply, |worker, child, child_key| {
+            let depth = depth - 1 - reduction;
+            worker.alpha_beta(child, child_key, depth, ply + 1, -beta, -beta + 1)
+        })?;
         if self.stopped {
             return Some(Score::ZERO);
         }
-        // A mate found after passing is not proven for real moves.
-        (score >= beta).then(|| if score.is_mate() { beta } else { score })
+        // A mate or tablebase win found after passing is not proven for real moves.
+        (score >= beta).then(|| if score.is_decisive() { beta } else { score })
     }
 
     /// Steps 6 to 9: the moves in order, each perhaps pruned, reduced and searched by PVS;
@@ -401,21 +329,16 @@ impl Worker<'_> {
         let mut tried = Tried::default();
 
         let mut quiets_searched: Depth = 0;
-        // The table's best move is a capture or promotion (it is handed out first).
-        let mut tt_capture = false;
-        while let Some(m) = picker.next_move(self.history) {
+        while let Some(m) = picker.next() {
             let index = picker.handed_out() - 1;
             if node.excluded == Some(m) {
                 continue;
             }
             let quiet = !is_tactical(&m);
             let is_tt_move = index == 0 && tt_move.matches(m);
-            if is_tt_move {
-                tt_capture = !quiet;
-            }
             // Read from the attack tables: a pruned move is never copied and played.
             let gives_check = gives_check(pos, &m);
-            let history = self.quiet_history(&picker, side, &m, quiet, &continuation);
+            let history = self.quiet_history(side, &m, quiet, &continuation);
             // Step 7 (+108.9 ± 35.3): futility and late-move pruning of quiet moves that do
             // not give check (checks are how sacrifices pay off).
             if quiet
@@ -436,21 +359,19 @@ impl Worker<'_> {
                 };
             // Step 9 (+43.8 ± 22.4 for LMR, +30.4 ± 18.0 for PVS): reduced null-window
             // search of late quiet moves, re-searched when they beat alpha.
-            let reduction = self.reduction(&node, index, quiet, gives_check, history, tt_capture);
-            let score =
-                self.visit_child(pos, key, ply, m, extension, |worker, child, child_key| {
-                    worker.principal_variation_search(
-                        child,
-                        child_key,
-                        depth - 1 + extension,
-                        ply + 1,
-                        alpha,
-                        beta,
-                        index == 0,
-                        reduction,
-                        node.cut_node,
-                    )
-                });
+            let reduction = self.reduction(&node, index, quiet, gives_check, history);
+            let score = self.visit_child(pos, key, ply, m, |worker, child, child_key| {
+                worker.principal_variation_search(
+                    child,
+                    child_key,
+                    depth - 1 + extension,
+                    ply + 1,
+                    alpha,
+                    beta,
+                    index == 0,
+                    reduction,
+                )
+            });
             if self.stopped {
                 return Score::ZERO;
             }
@@ -476,35 +397,6 @@ impl Worker<'_> {
         best
     }
 
-    /// Plays `m` (at `ply`, from `pos` whose key is `key`), runs `search` on the child with
-    /// its key on the repetition stack, the move on the search stack and the child's count
-    /// of double extensions (one more when `extension` is two plies), and takes both back.
-    #[inline]
-    fn visit_child(
-        &mut self,
-        pos: &Chess,
-        key: Key,
-        ply: Ply,
-        m: Move,
-        extension: Depth,
-        search: impl FnOnce(&mut Self, &Chess, Key) -> Score,
-    ) -> Score {
-        let early_key = key_after(pos, key, m);
-        if let Some(k) = early_key {
-            self.tt.prefetch(k);
-        }
-        let mut child = pos.clone();
-        child.play_unchecked(m);
-        let child_key = early_key.unwrap_or_else(|| full_key(&child));
-        self.keys.push(child_key);
-        self.stack[ply].moved = Some(PieceTo::of(pos.turn(), &m));
-        self.stack[ply + 1].double_extensions =
-            self.stack[ply].double_extensions + u8::from(extension >= 2);
-        let score = search(self, &child, child_key);
-        self.keys.pop();
-        score
-    }
-
     /// A finished node's result goes to the table, and teaches the correction history.
     #[inline]
     fn store_result(
@@ -523,7 +415,7 @@ impl Worker<'_> {
             mv: best_move,
             eval: (!node.in_check).then_some(node.raw_eval),
         };
-        self.tt.store(node.key, node.ply, stored);
+        self.shared.tt.store(node.key, node.ply, stored);
         self.learn_correction(pos, node, best, bound, best_move);
     }
 
@@ -538,9 +430,9 @@ impl Worker<'_> {
         bound: Bound,
         best_move: Option<Move>,
     ) {
-        if !self.config.correction_history
+        if !self.steps.correction_history
             || node.in_check
-            || best.is_mate()
+            || best.is_decisive()
             || best_move.is_some_and(|m| is_tactical(&m))
         {
             return;
@@ -559,27 +451,19 @@ impl Worker<'_> {
     }
 
     /// A quiet move's history (butterfly, and continuation when on; 0 for a tactical move),
-    /// read only where a step uses it (history pruning or reductions), and with lazy quiet
-    /// scoring not again where `picker` already ordered the move by it.
+    /// read only where a step uses it (history pruning or reductions).
     #[inline]
     fn quiet_history(
         &self,
-        picker: &MovePicker,
         side: shakmaty::Color,
         m: &Move,
         quiet: bool,
         continuation: &Continuation,
     ) -> i32 {
-        if !quiet || (!self.config.history_pruning && !self.config.history_reductions) {
+        if !quiet || (!self.steps.history_pruning && !self.steps.history_reductions) {
             return 0;
         }
-        if let Some(score) = picker
-            .last_history()
-            .filter(|_| self.config.lazy_quiet_scoring)
-        {
-            return score;
-        }
-        let context = self.config.continuation_history.then_some(continuation);
+        let context = self.steps.continuation_history.then_some(continuation);
         self.history.quiet_score(side, m, context)
     }
 
@@ -603,7 +487,7 @@ impl Worker<'_> {
                 Singular::MultiCut(score) => return Err(score),
             }
         }
-        Ok(Depth::from(self.config.check_extension && gives_check))
+        Ok(Depth::from(self.steps.check_extension && gives_check))
     }
 
     /// Step 8a: whether the table's move `m` is singular: searched without it, at half the
@@ -614,13 +498,13 @@ impl Worker<'_> {
     /// not the only good move: it is searched a ply shallower (negative extension).
     fn singular(&mut self, pos: &Chess, node: &Node, hit: &Hit, m: Move, beta: Score) -> Singular {
         let depth = node.depth;
-        if !self.config.singular_extensions
+        if !self.steps.singular_extensions
             || node.ply == 0
             || depth < se_min_depth()
             || node.excluded.is_some()
             || hit.bound == Bound::Upper
             || hit.depth < depth - 3
-            || hit.score.is_mate()
+            || hit.score.is_decisive()
         {
             return Singular::Extend(0);
         }
@@ -633,18 +517,13 @@ impl Worker<'_> {
             node.ply,
             singular_beta - 1,
             singular_beta,
-            node.cut_node,
         );
         self.stack[node.ply].excluded = None;
         if self.stopped {
             return Singular::Extend(0);
         }
         if score < singular_beta {
-            let double = self.config.double_extensions
-                && !node.pv_node
-                && score < singular_beta - se_double_margin()
-                && i32::from(self.stack[node.ply].double_extensions) < se_double_max();
-            Singular::Extend(if double { 2 } else { 1 })
+            Singular::Extend(1)
         } else if singular_beta >= beta {
             Singular::MultiCut(singular_beta)
         } else if hit.score >= beta {
@@ -671,10 +550,9 @@ impl Worker<'_> {
             self.stack[node.ply].killers.get(),
             Heuristics {
                 history: self.history,
-                continuation: self.config.continuation_history.then_some(continuation),
-                capture_history: self.config.capture_history,
-                see_ordering: self.config.see_ordering,
-                lazy_quiets: self.config.lazy_quiet_scoring,
+                continuation: self.steps.continuation_history.then_some(continuation),
+                capture_history: self.steps.capture_history,
+                see_ordering: self.steps.see_ordering,
             },
         )
     }
@@ -684,12 +562,12 @@ impl Worker<'_> {
     #[inline]
     fn reverse_futility_cuts(&self, node: &Node, beta: Score) -> bool {
         let depth = node.depth - Depth::from(node.improving);
-        self.config.reverse_futility_pruning
+        self.steps.reverse_futility_pruning
             && node.excluded.is_none()
             && !node.pv_node
             && !node.in_check
             && node.depth <= rfp_max_depth()
-            && !beta.is_mate()
+            && !beta.is_decisive()
             && node.static_eval - rfp_margin() * depth >= beta
     }
 
@@ -707,25 +585,24 @@ impl Worker<'_> {
     ) -> bool {
         let depth = node.depth;
         let mut late_moves = lmp_base() + depth * depth;
-        if self.config.improving && !node.improving {
+        if self.steps.improving && !node.improving {
             late_moves /= 2;
         }
-        self.config.futility_and_late_move_pruning
+        self.steps.futility_and_late_move_pruning
             && !node.pv_node
             && !node.in_check
-            && best > -Score::MATE_BOUND
+            && best > -Score::TB_WIN_BOUND
             && ((depth <= lmp_max_depth() && quiets_searched >= late_moves)
                 || (depth <= fp_max_depth()
                     && node.static_eval + fp_base() + fp_margin() * depth <= alpha)
-                || (self.config.history_pruning
+                || (self.steps.history_pruning
                     && depth <= history_pruning_max_depth()
                     && history < -history_pruning_margin() * depth))
     }
 
     /// Step 9: the late-move reduction of the move at `index` (none for the first moves,
     /// tactical moves, checks and evasions; one ply less at PV nodes, one more when not
-    /// improving, and less or more by the move's history; with steps 9c and 9d more at cut
-    /// nodes and after a capture from the table).
+    /// improving, and less or more by the move's history).
     #[inline]
     fn reduction(
         &self,
@@ -734,10 +611,9 @@ impl Worker<'_> {
         quiet: bool,
         gives_check: bool,
         history: i32,
-        tt_capture: bool,
     ) -> Depth {
         let depth = node.depth;
-        if self.config.late_move_reductions
+        if self.steps.late_move_reductions
             && depth >= lmr_min_depth()
             && index >= lmr_min_move_index()
             && !node.in_check
@@ -745,17 +621,11 @@ impl Worker<'_> {
             && !gives_check
         {
             let mut r = late_move_reduction(depth, index) - i32::from(node.pv_node);
-            if self.config.improving && !node.improving {
+            if self.steps.improving && !node.improving {
                 r += 1;
             }
-            if self.config.history_reductions {
+            if self.steps.history_reductions {
                 r -= history / lmr_history_divisor();
-            }
-            if self.config.cut_node_reductions && node.cut_node {
-                r += lmr_cut_node();
-            }
-            if self.config.tt_capture_reductions && tt_capture {
-                r += 1;
             }
             r.clamp(0, depth - 2)
         } else {
@@ -778,24 +648,18 @@ impl Worker<'_> {
         beta: Score,
         first: bool,
         reduction: Depth,
-        cut_node: bool,
     ) -> Score {
-        // The children's kinds, as in Stockfish: a PV node's first child is PV; a null-window
-        // search at full depth expects the opposite of this node (a cut node's children are
-        // all-nodes and back); a reduced late move is expected to fail high.
-        let pv_node = beta.0 - alpha.0 > 1;
         if first {
-            let child_cut = !pv_node && !cut_node;
-            return -self.alpha_beta(child, child_key, depth, child_ply, -beta, -alpha, child_cut);
+            return -self.alpha_beta(child, child_key, depth, child_ply, -beta, -alpha);
         }
+        let null_window = (-alpha - 1, -alpha);
         let mut score = -self.alpha_beta(
             child,
             child_key,
             depth - reduction,
             child_ply,
-            -alpha - 1,
-            -alpha,
-            reduction > 0 || !cut_node,
+            null_window.0,
+            null_window.1,
         );
         if score > alpha && reduction > 0 && !self.stopped {
             score = -self.alpha_beta(
@@ -803,13 +667,12 @@ impl Worker<'_> {
                 child_key,
                 depth,
                 child_ply,
-                -alpha - 1,
-                -alpha,
-                !cut_node,
+                null_window.0,
+                null_window.1,
             );
         }
         if score > alpha && score < beta && !self.stopped {
-            -self.alpha_beta(child, child_key, depth, child_ply, -beta, -alpha, false)
+            -self.alpha_beta(child, child_key, depth, child_ply, -beta, -alpha)
         } else {
             score
         }
@@ -835,17 +698,17 @@ impl Worker<'_> {
             for q in &tried.quiets {
                 self.history.update(side, q, -bonus);
             }
-            if self.config.continuation_history {
+            if self.steps.continuation_history {
                 let context = self.continuation(ply);
                 self.history.update_continuation(side, &m, &context, bonus);
                 for q in &tried.quiets {
                     self.history.update_continuation(side, q, &context, -bonus);
                 }
             }
-        } else if self.config.capture_history {
+        } else if self.steps.capture_history {
             self.history.update_capture(side, &m, bonus);
         }
-        if self.config.capture_history {
+        if self.steps.capture_history {
             for c in &tried.captures {
                 self.history.update_capture(side, c, -bonus);
             }
@@ -921,22 +784,6 @@ fn game_over(pos: &Chess, node: &Node, moves: &MoveList) -> Option<Score> {
     }
 }
 
-/// Step 3c's rule: the stored score where its bound puts the value beyond `static_eval` (and it
-/// is no mate score), else `static_eval`.
-fn searched_beyond(static_eval: Score, hit: &Hit) -> Score {
-    let beyond = !hit.score.is_mate()
-        && match hit.bound {
-            Bound::Exact => true,
-            Bound::Lower => hit.score > static_eval,
-            Bound::Upper => hit.score < static_eval,
-        };
-    if beyond {
-        hit.score
-    } else {
-        static_eval
-    }
-}
-
 /// Whether the side to move has a piece besides king and pawns (zugzwang is then unlikely).
 #[inline]
 fn has_pieces(pos: &Chess) -> bool {
@@ -949,34 +796,4 @@ fn has_pieces(pos: &Chess) -> bool {
 #[inline]
 fn is_dead_draw(pos: &Chess) -> bool {
     pos.board().occupied().count() <= 4 && pos.is_insufficient_material()
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    fn hit(score: i32, bound: Bound) -> Hit {
-        Hit {
-            mv: PackedMove::NONE,
-            score: Score(score),
-            depth: 5,
-            bound,
-            eval: None,
-        }
-    }
-
-    /// Step 3c takes the table's score only where its bound says the value lies beyond the
-    /// static evaluation, and never a mate score.
-    #[test]
-    fn the_table_score_replaces_the_evaluation_only_beyond_it() {
-        let eval = Score(50);
-        assert_eq!(searched_beyond(eval, &hit(120, Bound::Lower)), Score(120));
-        assert_eq!(searched_beyond(eval, &hit(20, Bound::Lower)), eval);
-        assert_eq!(searched_beyond(eval, &hit(-30, Bound::Upper)), Score(-30));
-        assert_eq!(searched_beyond(eval, &hit(90, Bound::Upper)), eval);
-        assert_eq!(searched_beyond(eval, &hit(-200, Bound::Exact)), Score(-200));
-        let mate = Score::mate_in(5).0;
-        assert_eq!(searched_beyond(eval, &hit(mate, Bound::Lower)), eval);
-        assert_eq!(searched_beyond(eval, &hit(-mate, Bound::Exact)), eval);
-    }
 }

@@ -45,7 +45,7 @@ impl CorrectionHistory {
     #[inline]
     pub fn correct(&self, pos: &Chess, eval: Score) -> Score {
         let correction = self.0[side(pos)][index(pos)] / GRAIN;
-        let bound = Score::MATE_BOUND.0 - 1;
+        let bound = Score::TB_WIN_BOUND.0 - 1;
         Score((eval.0 + correction).clamp(-bound, bound))
     }
 

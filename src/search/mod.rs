@@ -1,10 +1,14 @@
 //! The search: iterative deepening (`root`) over alpha-beta (`alphabeta`) with quiescence
 //! (`quiescence`), move ordering ([`ordering`]), a principal-variation table ([`pv`]) and a
-//! time manager ([`time`]), configured by one [`SearchConfig`]. [`Searcher`] is the entry point
+//! time manager ([`time`]), configured by [`Steps`] (which selective steps run) and
+//! [`Settings`] (the rest of the setup). Children are made only through the move doors
+//! (`apply`), the evaluation is reached only through each thread's evaluator (`worker`), and
+//! what all threads read is one `shared::Shared`. [`Searcher`] is the entry point
 //! for the UCI loop, `bench`, `epd` and the tests; this file is only that front, and the
 //! submodules never look back up at it.
 
 mod alphabeta;
+mod apply;
 mod config;
 mod control;
 mod correction;
@@ -14,6 +18,7 @@ pub mod pv;
 mod quiescence;
 mod root;
 pub mod see;
+mod shared;
 pub mod stats;
 mod threads;
 pub mod time;
@@ -25,54 +30,73 @@ use std::time::{Duration, Instant};
 use shakmaty::Chess;
 
 use crate::position::{full_key, Game};
-use crate::tt::TranspositionTable;
 use crate::types::Score;
-pub use config::{SearchConfig, TtPolicy};
+pub use config::{Settings, Steps, TtPolicy};
 pub use control::Control;
 pub use limits::{Clock, IterationInfo, Limits, Reporter, SearchOutcome, MAX_DEPTH};
-use ordering::History;
 use root::{ponder_from_tt, root_keys, root_moves, RootSearch};
+use shared::Shared;
 pub use stats::Stats;
 use threads::{HelperPool, Job};
 use time::TimeBudget;
-use worker::Worker;
+use worker::{ThreadData, Worker, WorkerSetup};
 
-/// Owns everything that survives between searches: the transposition table, the move
-/// ordering heuristics, the helper threads (each with heuristics of its own), and the
-/// configuration the next search runs with.
+/// Owns everything that survives between searches: what the threads share (the
+/// transposition table), the main thread's own state (move ordering heuristics, evaluator),
+/// the helper threads (each with its own), and the steps and settings the next search runs
+/// with.
 pub struct Searcher {
     /// Shared with the helper threads while a search runs, with nobody between searches.
-    tt: Arc<TranspositionTable>,
-    /// The main thread's history (the helpers keep their own).
-    history: History,
+    shared: Arc<Shared>,
+    /// The main thread's history and evaluator (the helpers keep their own).
+    thread: ThreadData,
     helpers: HelperPool,
     hash_mb: usize,
-    config: SearchConfig,
+    steps: Steps,
+    settings: Settings,
 }
 
 impl Searcher {
-    /// A searcher with the default configuration (the engine that plays).
+    /// A searcher with the default steps and settings (the engine that plays).
     pub fn new(hash_mb: usize) -> Searcher {
-        Searcher::with_config(hash_mb, SearchConfig::default())
+        Searcher::with_steps(hash_mb, Steps::default())
     }
 
-    pub fn with_config(hash_mb: usize, config: SearchConfig) -> Searcher {
+    /// A searcher that takes `steps` (tests switch steps off), with the default settings.
+    pub fn with_steps(hash_mb: usize, steps: Steps) -> Searcher {
+        let settings = Settings::default();
         Searcher {
-            tt: Arc::new(TranspositionTable::new(hash_mb)),
-            history: History::default(),
+            shared: Arc::new(Shared::new(hash_mb)),
+            thread: ThreadData::new(settings.evaluator),
             helpers: HelperPool::default(),
             hash_mb,
-            config,
+            steps,
+            settings,
         }
     }
 
-    pub fn config(&self) -> &SearchConfig {
-        &self.config
+    pub fn steps(&self) -> &Steps {
+        &self.steps
     }
 
-    /// The configuration of the searches from now on.
-    pub fn set_config(&mut self, config: SearchConfig) {
-        self.config = config;
+    /// The steps of the searches from now on.
+    pub fn set_steps(&mut self, steps: Steps) {
+        self.steps = steps;
+    }
+
+    pub fn settings(&self) -> &Settings {
+        &self.settings
+    }
+
+    /// The settings of the searches from now on. A new evaluator empties the table, whose
+    /// stored evaluations are the old one's.
+    pub fn set_settings(&mut self, settings: Settings) {
+        let new_evaluator = settings.evaluator != self.settings.evaluator;
+        self.settings = settings;
+        if new_evaluator {
+            self.thread.use_evaluator(settings.evaluator);
+            self.clear_table();
+        }
     }
 
     pub fn hash_mb(&self) -> usize {
@@ -81,9 +105,10 @@ impl Searcher {
 
     /// Re-allocates the transposition table (emptying it).
     pub fn resize_hash(&mut self, mb: usize) -> Result<(), String> {
-        // Between searches the helpers hold no reference to the table.
-        Arc::get_mut(&mut self.tt)
+        // Between searches the helpers hold no reference to the shared state.
+        Arc::get_mut(&mut self.shared)
             .ok_or("the hash table is still in use by a search thread")?
+            .tt
             .resize(mb)?;
         self.hash_mb = mb;
         Ok(())
@@ -102,14 +127,18 @@ impl Searcher {
 
     /// Forgets everything learnt (transposition table, history): a new game.
     pub fn clear(&mut self) {
-        match Arc::get_mut(&mut self.tt) {
-            Some(tt) => tt.clear(),
+        self.clear_table();
+        self.thread.history.clear();
+        self.helpers.clear();
+    }
+
+    fn clear_table(&mut self) {
+        match Arc::get_mut(&mut self.shared) {
+            Some(shared) => shared.tt.clear(),
             // Between searches nobody else holds the table; should a helper still, it keeps
             // the old one and this searcher takes a fresh one.
-            None => self.tt = Arc::new(TranspositionTable::new(self.hash_mb)),
+            None => self.shared = Arc::new(Shared::new(self.hash_mb)),
         }
-        self.history.clear();
-        self.helpers.clear();
     }
 
     /// The quiescence-search value of `pos` with a full window, from the side to move's view:
@@ -120,12 +149,20 @@ impl Searcher {
         let key = full_key(pos);
         // Without the table or the eval corrections: the value must not depend on what
         // earlier searches left behind.
-        let config = SearchConfig {
+        let steps = Steps {
             quiescence_tt: false,
             correction_history: false,
-            ..self.config
+            ..self.steps
         };
-        let mut worker = Worker::new(&self.tt, &mut self.history, &control, vec![key], config);
+        let mut worker = Worker::new(WorkerSetup {
+            shared: &self.shared,
+            thread: &mut self.thread,
+            control: &control,
+            keys: vec![key],
+            steps,
+            settings: self.settings,
+        });
+        worker.evaluator.set_root(pos);
         worker.quiescence(pos, key, 0, -Score::INFINITE, Score::INFINITE)
     }
 
@@ -145,21 +182,28 @@ impl Searcher {
         reporter: &mut dyn Reporter,
     ) -> SearchOutcome {
         let start = Instant::now();
-        self.tt.new_search();
+        self.shared.tt.new_search();
 
         let root_moves = root_moves(game, &limits.searchmoves);
         if !root_moves.is_empty() {
             self.helpers.start(Job {
                 game: game.clone(),
                 searchmoves: limits.searchmoves.clone(),
-                tt: Arc::clone(&self.tt),
-                config: self.config,
+                shared: Arc::clone(&self.shared),
+                steps: self.steps,
+                settings: self.settings,
             });
         }
 
-        let budget = TimeBudget::new(limits, self.config.move_overhead, root_moves.len());
-        let keys = root_keys(game);
-        let mut worker = Worker::new(&self.tt, &mut self.history, control, keys, self.config);
+        let budget = TimeBudget::new(limits, self.settings.move_overhead, root_moves.len());
+        let mut worker = Worker::new(WorkerSetup {
+            shared: &self.shared,
+            thread: &mut self.thread,
+            control,
+            keys: root_keys(game),
+            steps: self.steps,
+            settings: self.settings,
+        });
         worker.node_limit = limits.nodes.unwrap_or(u64::MAX);
         worker.budget = budget;
         worker.helper_nodes = self.helpers.node_counts();
@@ -178,7 +222,7 @@ impl Searcher {
                 .pv
                 .get(1)
                 .copied()
-                .or_else(|| ponder_from_tt(&self.tt, &game.root, game.root_key, best.mv));
+                .or_else(|| ponder_from_tt(&self.shared.tt, &game.root, game.root_key, best.mv));
         }
 
         // An infinite or pondering search never answers before it is told to, nor does a

@@ -234,9 +234,6 @@ pub struct Heuristics<'a> {
     /// Captures are ordered by capture history as well as MVV-LVA.
     pub capture_history: bool,
     pub see_ordering: bool,
-    /// Quiet moves are scored by history only when the picker first reaches them
-    /// ([`MovePicker::next_move`]); otherwise all at once, when the picker is made.
-    pub lazy_quiets: bool,
 }
 
 /// A capture's sort key within its class (good or bad by SEE): MVV-LVA, and with a capture
@@ -257,30 +254,16 @@ pub struct MovePicker<'a> {
     /// One key per move, in the moves' order; filled without first zeroing 256 of them.
     keys: ArrayVec<i32, 256>,
     next: usize,
-    /// While the quiet moves wait for their history scores (`ORDER_QUIET_PENDING`): the side
-    /// to move and the continuation context to score them with.
-    pending: Option<(Color, Option<Continuation>)>,
-    /// Whether the quiet moves have been scored by history.
-    quiets_scored: bool,
 }
-
-/// The key of a quiet move (not the table move, not a killer) until the picker first reaches
-/// the quiet moves: only then are they scored by history. A node that cuts on the table move,
-/// a capture or a killer never reads the history of its quiet moves, and the others read it
-/// after their first moves' subtrees have updated it. Above every history score, below the
-/// killers and every good capture, never the key of another kind of move.
-const ORDER_QUIET_PENDING: i32 = 1 << 26;
 
 /// The largest history score of a quiet move: butterfly plus two continuation entries.
 const QUIET_SCORE_MAX: i32 = 3 * HISTORY_MAX;
 
-// The classes of keys must not overlap for the pending key and the history range to be
-// recognised: good captures (at least `ORDER_GOOD_CAPTURE` less a quarter of the largest
-// capture history) above the killers, the killers above the pending key, that above every
-// history score, and every bad capture below them.
+// The classes of keys must not overlap: good captures (at least `ORDER_GOOD_CAPTURE` less a
+// quarter of the largest capture history) above the killers, the killers above every history
+// score, and every bad capture below them.
 const _: () = assert!(ORDER_GOOD_CAPTURE - HISTORY_MAX / 4 > ORDER_FIRST_KILLER);
-const _: () = assert!(ORDER_SECOND_KILLER > ORDER_QUIET_PENDING);
-const _: () = assert!(ORDER_QUIET_PENDING > QUIET_SCORE_MAX);
+const _: () = assert!(ORDER_SECOND_KILLER > QUIET_SCORE_MAX);
 const _: () = assert!(
     ORDER_BAD_CAPTURE + 8 * (100 * 2 * MVV_LVA_VALUES[4] + 100) + HISTORY_MAX / 4
         < -QUIET_SCORE_MAX
@@ -299,10 +282,8 @@ impl<'a> MovePicker<'a> {
         let side = pos.turn();
         let history = ordering.history;
         let capture_history = ordering.capture_history.then_some(history);
-        let lazy = ordering.lazy_quiets;
         let continuation = ordering.continuation;
-        let pending = lazy.then_some((side, continuation));
-        MovePicker::with_keys(moves, pending, !lazy, |m| {
+        MovePicker::with_keys(moves, |m| {
             if tt_move.matches(*m) {
                 ORDER_TT_MOVE
             } else if is_tactical(m) {
@@ -316,8 +297,6 @@ impl<'a> MovePicker<'a> {
                 ORDER_FIRST_KILLER
             } else if killers[1] == Some(*m) {
                 ORDER_SECOND_KILLER
-            } else if lazy {
-                ORDER_QUIET_PENDING
             } else {
                 history.quiet_score(side, m, continuation.as_ref())
             }
@@ -334,26 +313,18 @@ impl<'a> MovePicker<'a> {
         capture_history: Option<&History>,
     ) -> MovePicker<'a> {
         let side = pos.turn();
-        MovePicker::with_keys(moves, None, false, |m| {
-            capture_key(side, m, capture_history)
-        })
+        MovePicker::with_keys(moves, |m| capture_key(side, m, capture_history))
     }
 
     /// Orders by MVV-LVA only.
     #[inline]
     pub fn by_mvv_lva(moves: &'a mut MoveList) -> MovePicker<'a> {
-        MovePicker::with_keys(moves, None, false, mvv_lva)
+        MovePicker::with_keys(moves, mvv_lva)
     }
 
-    /// A picker over `moves`, each sorted by `key(move)`; `pending` when the quiet moves wait
-    /// for their history scores, `quiets_scored` when their keys are those scores.
+    /// A picker over `moves`, each sorted by `key(move)`.
     #[inline]
-    fn with_keys(
-        moves: &'a mut MoveList,
-        pending: Option<(Color, Option<Continuation>)>,
-        quiets_scored: bool,
-        key: impl Fn(&Move) -> i32,
-    ) -> MovePicker<'a> {
+    fn with_keys(moves: &'a mut MoveList, key: impl Fn(&Move) -> i32) -> MovePicker<'a> {
         let mut keys = ArrayVec::new();
         for m in moves.iter() {
             keys.push(key(m));
@@ -362,48 +333,7 @@ impl<'a> MovePicker<'a> {
             moves,
             keys,
             next: 0,
-            pending,
-            quiets_scored,
         }
-    }
-
-    /// The next move of the main search, best first. The first time the best remaining key
-    /// is the pending one, every waiting quiet move is scored by `history`, which hands out
-    /// the same moves in the same order as scoring them all at the start would with this
-    /// `history`.
-    #[inline]
-    pub fn next_move(&mut self, history: &History) -> Option<Move> {
-        let mut best = self.select()?;
-        if self.keys[best] == ORDER_QUIET_PENDING {
-            if let Some((side, continuation)) = self.pending.take() {
-                self.score_quiets(history, side, continuation.as_ref());
-                best = self.select()?;
-            }
-        }
-        Some(self.hand_out(best))
-    }
-
-    #[cold]
-    fn score_quiets(&mut self, history: &History, side: Color, context: Option<&Continuation>) {
-        let n = self.moves.len();
-        for (k, m) in self.keys[self.next..n]
-            .iter_mut()
-            .zip(&self.moves[self.next..n])
-        {
-            if *k == ORDER_QUIET_PENDING {
-                *k = history.quiet_score(side, m, context);
-            }
-        }
-        self.quiets_scored = true;
-    }
-
-    /// The history score the last move handed out was ordered by: `Some` for a quiet move
-    /// (neither the table move nor a killer), whose history the search then need not read
-    /// again.
-    #[inline]
-    pub fn last_history(&self) -> Option<i32> {
-        let key = self.keys[self.next.checked_sub(1)?];
-        (self.quiets_scored && (-QUIET_SCORE_MAX..=QUIET_SCORE_MAX).contains(&key)).then_some(key)
     }
 
     /// How many moves have been handed out.
@@ -454,14 +384,9 @@ impl<'a> MovePicker<'a> {
 impl Iterator for MovePicker<'_> {
     type Item = Move;
 
-    /// The next move of a picker without pending quiet moves (quiescence, probcut); the main
-    /// search's picker hands its moves out with [`MovePicker::next_move`].
+    /// The move with the highest key of those not handed out yet.
     #[inline]
     fn next(&mut self) -> Option<Move> {
-        debug_assert!(
-            self.pending.is_none(),
-            "quiet moves need a history: next_move"
-        );
         let best = self.select()?;
         Some(self.hand_out(best))
     }
@@ -492,13 +417,11 @@ mod tests {
                 continuation: None,
                 capture_history: false,
                 see_ordering: true,
-                lazy_quiets: true,
             },
         );
-        let history = History::default();
-        let first = picker.next_move(&history).unwrap();
+        let first = picker.next().unwrap();
         assert_eq!(first.to_string(), "e4xd5");
-        let second = picker.next_move(&history).unwrap();
+        let second = picker.next().unwrap();
         assert_eq!(second.to_string(), "Nc3xd5");
     }
 
@@ -525,11 +448,10 @@ mod tests {
                     continuation: None,
                     capture_history: false,
                     see_ordering,
-                    lazy_quiets: true,
-                },
+                    },
             );
-            let order: Vec<String> = drain(&mut picker, &history)
-                .iter()
+            let order: Vec<String> = picker
+                .by_ref()
                 .map(|m| m.to_string())
                 .collect();
             let expected_at = if see_ordering { order.len() - 1 } else { 0 };
@@ -593,138 +515,9 @@ mod tests {
                 continuation: None,
                 capture_history: false,
                 see_ordering: true,
-                lazy_quiets: true,
             },
         );
-        let history = History::default();
-        assert_eq!(picker.next_move(&history), Some(wanted));
-        assert_eq!(drain(&mut picker, &history).len(), 19);
-    }
-
-    /// Every move the main search's picker hands out, in order.
-    fn drain(picker: &mut MovePicker, history: &History) -> Vec<Move> {
-        std::iter::from_fn(|| picker.next_move(history)).collect()
-    }
-
-    fn position(fen: &str) -> Chess {
-        fen.parse::<Fen>()
-            .unwrap()
-            .into_position(CastlingMode::Standard)
-            .unwrap()
-    }
-
-    /// A history with pseudo-random butterfly, continuation and capture entries.
-    fn random_history(seed: u64, pos: &Chess, context: &Continuation) -> History {
-        let mut history = History::default();
-        let mut state = seed | 1;
-        let mut next = || {
-            state ^= state << 13;
-            state ^= state >> 7;
-            state ^= state << 17;
-            (state % 4001) as i32 - 2000
-        };
-        for m in pos.legal_moves() {
-            let side = pos.turn();
-            if is_tactical(&m) {
-                history.update_capture(side, &m, next());
-            } else {
-                history.update(side, &m, next());
-                history.update_continuation(side, &m, context, next());
-            }
-        }
-        history
-    }
-
-    /// Scoring the quiet moves only when the picker reaches them hands out the same moves in
-    /// the same order as scoring every move at the start with the same history: the table
-    /// move, good captures, killers, quiet moves by history, losing captures.
-    #[test]
-    fn lazily_scored_quiets_come_in_the_order_of_eager_scoring() {
-        let context = Continuation([
-            Some(PieceTo::of(
-                Color::Black,
-                &Chess::default().legal_moves()[3],
-            )),
-            Some(PieceTo::of(
-                Color::White,
-                &Chess::default().legal_moves()[9],
-            )),
-        ]);
-        let fens = [
-            "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1",
-            "r1bq1rk1/pp2bppp/2n1pn2/3p4/2PP4/2N1PN2/PP3PPP/R2QKB1R w KQ - 0 8",
-            "4k3/8/4p3/3p4/8/8/8/3QK3 w - - 0 1",
-        ];
-        for (i, fen) in fens.iter().enumerate() {
-            let pos = position(fen);
-            let all = pos.legal_moves();
-            let quiets: Vec<Move> = all.iter().filter(|m| !is_tactical(m)).copied().collect();
-            for seed in 0..20u64 {
-                let history = random_history(seed * 7919 + i as u64, &pos, &context);
-                let tt_move = PackedMove::new(all[(seed as usize * 5) % all.len()]);
-                let killers = [
-                    quiets.get(seed as usize % 7).copied(),
-                    quiets.get(2).copied(),
-                ];
-                let heuristics = |lazy_quiets| Heuristics {
-                    history: &history,
-                    continuation: Some(context),
-                    capture_history: true,
-                    see_ordering: true,
-                    lazy_quiets,
-                };
-                let mut lazy_moves = all.clone();
-                let mut lazy =
-                    MovePicker::new(&pos, &mut lazy_moves, tt_move, killers, heuristics(true));
-                let lazy = drain(&mut lazy, &history);
-                let mut eager_moves = all.clone();
-                let eager: Vec<Move> =
-                    MovePicker::new(&pos, &mut eager_moves, tt_move, killers, heuristics(false))
-                        .collect();
-                assert_eq!(lazy, eager, "{fen}, seed {seed}");
-            }
-        }
-    }
-
-    /// A node that cuts on the table move or a capture never scores its quiet moves; once
-    /// they are scored, the picker tells each quiet move's history score (and only theirs).
-    #[test]
-    fn quiets_are_scored_only_when_reached_and_tell_their_history() {
-        let pos = position("r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1");
-        let context = Continuation::default();
-        let history = random_history(42, &pos, &context);
-        let all = pos.legal_moves();
-        let killer = all.iter().copied().find(|m| !is_tactical(m)).unwrap();
-        let mut moves = all.clone();
-        let mut picker = MovePicker::new(
-            &pos,
-            &mut moves,
-            PackedMove::NONE,
-            [Some(killer), None],
-            Heuristics {
-                history: &history,
-                continuation: None,
-                capture_history: true,
-                see_ordering: true,
-                lazy_quiets: true,
-            },
-        );
-        let first = picker.next_move(&history).unwrap();
-        assert!(is_tactical(&first), "{first}");
-        assert!(!picker.quiets_scored);
-        assert_eq!(picker.last_history(), None);
-        let mut quiets_told = 0;
-        while let Some(m) = picker.next_move(&history) {
-            match picker.last_history() {
-                Some(score) => {
-                    assert!(!is_tactical(&m) && m != killer, "{m}");
-                    assert_eq!(score, history.quiet_score(pos.turn(), &m, None), "{m}");
-                    quiets_told += 1;
-                }
-                None => assert!(is_tactical(&m) || m == killer, "{m}"),
-            }
-        }
-        let quiets = all.iter().filter(|m| !is_tactical(m)).count();
-        assert_eq!(quiets_told, quiets - 1);
+        assert_eq!(picker.next(), Some(wanted));
+        assert_eq!(picker.count(), 19);
     }
 }

@@ -4,16 +4,14 @@
 use shakmaty::{Chess, Move, MoveList, Position};
 
 use super::ordering::MovePicker;
-use super::see::{self, see_at_least};
+use super::see::see_at_least;
 use super::worker::Worker;
-use crate::eval::evaluate;
-use crate::params::qs_delta_margin;
-use crate::position::{full_key, key_after, tactical_moves, Key};
+use crate::position::{tactical_moves, Key};
 use crate::tt::{Hit, Stored};
 use crate::types::{Bound, Ply, Score, MAX_PLY};
 
 impl Worker<'_> {
-    /// The quiescence value of `pos`, whose key is `key` (0 when the table is not used here).
+    /// The quiescence value of `pos`, whose key is `key`.
     pub(super) fn quiescence(
         &mut self,
         pos: &Chess,
@@ -29,12 +27,12 @@ impl Worker<'_> {
             return Score::ZERO;
         }
         if ply >= MAX_PLY - 1 {
-            return evaluate(pos);
+            return self.evaluate(pos, ply);
         }
         // Any stored result settles a quiescence node when its bound allows: every entry is
         // at least as deep as quiescence.
-        let use_tt = self.config.quiescence_tt;
-        let hit = use_tt.then(|| self.tt.probe(key, ply)).flatten();
+        let use_tt = self.steps.quiescence_tt;
+        let hit = use_tt.then(|| self.shared.tt.probe(key, ply)).flatten();
         if let Some(hit) = hit {
             if hit.settles(alpha, beta) {
                 return hit.score;
@@ -61,28 +59,17 @@ impl Worker<'_> {
             Some((stand_pat, raw_eval))
         };
         let mut best = stand_pat.map_or(-Score::INFINITE, |(pat, _)| pat);
-        let capture_history = (self.config.capture_history && !in_check).then_some(&*self.history);
+        let capture_history = (self.steps.capture_history && !in_check).then_some(&*self.history);
         let mut picker = MovePicker::for_quiescence(pos, &mut moves, capture_history);
 
         let mut best_move = None;
         for (index, m) in (&mut picker).enumerate() {
-            if let Some((pat, _)) = stand_pat {
-                if self.skips_capture(pos, &m, pat, alpha) {
-                    continue;
-                }
+            if stand_pat.is_some() && self.skips_capture(pos, &m) {
+                continue;
             }
-            let early_key = if use_tt { key_after(pos, key, m) } else { None };
-            if let Some(k) = early_key {
-                self.tt.prefetch(k);
-            }
-            let mut child = pos.clone();
-            child.play_unchecked(m);
-            let child_key = match early_key {
-                Some(k) => k,
-                None if use_tt => full_key(&child),
-                None => 0,
-            };
-            let score = -self.quiescence(&child, child_key, ply + 1, -beta, -alpha);
+            let score = -self.visit_child(pos, key, ply, m, |worker, child, child_key| {
+                worker.quiescence(child, child_key, ply + 1, -beta, -alpha)
+            });
             if self.stopped {
                 return Score::ZERO;
             }
@@ -120,9 +107,10 @@ impl Worker<'_> {
         beta: Score,
         hit: Option<Hit>,
     ) -> Result<(Score, Score), Score> {
-        let (raw_eval, stand_pat) = self.static_eval(pos, false, hit.and_then(|hit| hit.eval));
+        let stored = hit.and_then(|hit| hit.eval);
+        let (raw_eval, stand_pat) = self.static_eval(pos, ply, false, stored);
         if stand_pat >= beta {
-            if self.config.quiescence_tt {
+            if self.steps.quiescence_tt {
                 self.store_quiescence(key, ply, stand_pat, Bound::Lower, None, Some(raw_eval));
             }
             return Err(stand_pat);
@@ -130,17 +118,10 @@ impl Worker<'_> {
         Ok((stand_pat, raw_eval))
     }
 
-    /// Whether a capture cannot raise the standing pat `stand_pat` above `alpha`: it loses
-    /// material by static exchange, or (delta pruning, off: not proven) its victim is worth
-    /// too little even with `qs_delta_margin` to spare.
+    /// Whether a capture is skipped: it loses material by static exchange.
     #[inline]
-    fn skips_capture(&self, pos: &Chess, m: &Move, stand_pat: Score, alpha: Score) -> bool {
-        if self.config.quiescence_see_pruning && !see_at_least(pos, m, 0) {
-            return true;
-        }
-        self.config.quiescence_delta_pruning
-            && m.promotion().is_none()
-            && stand_pat.0 + qs_delta_margin() + m.capture().map_or(0, see::value) <= alpha.0
+    fn skips_capture(&self, pos: &Chess, m: &Move) -> bool {
+        self.steps.quiescence_see_pruning && !see_at_least(pos, m, 0)
     }
 
     /// A quiescence result goes to the table at depth 0, with the raw evaluation if taken.
@@ -161,6 +142,6 @@ impl Worker<'_> {
             mv,
             eval,
         };
-        self.tt.store(key, ply, stored);
+        self.shared.tt.store(key, ply, stored);
     }
 }

@@ -6,15 +6,15 @@ use std::time::Instant;
 
 use shakmaty::{Chess, Move, Position};
 
+use super::apply::child_position;
 use super::limits::{IterationInfo, Limits, Reporter, SearchOutcome, MAX_DEPTH};
-use super::ordering::PieceTo;
 use super::time;
 use super::worker::Worker;
 use crate::params::{
     aspiration_growth_percent, aspiration_min_depth, aspiration_window, HELPER_SKIP_PHASE,
     HELPER_SKIP_SIZE,
 };
-use crate::position::{child_key, Game, Key};
+use crate::position::{Game, Key};
 use crate::tt::TranspositionTable;
 use crate::types::{Bound, Depth, Score, MAX_PLY};
 
@@ -37,7 +37,7 @@ pub(super) struct RootMove {
 }
 
 /// The share (in percent) of the soft time target the search may use before it starts no
-/// further iteration: 100 without `scaling` (`SearchConfig::time_manager_scaling`), otherwise
+/// further iteration: 100 without `scaling` (`Steps::time_manager_scaling`), otherwise
 /// scaled by the best move's stability and score drops and by its share of the root's nodes
 /// (`root_moves[0]` is the best move).
 fn soft_target_percent(
@@ -133,7 +133,7 @@ impl<'a> RootSearch<'a> {
         } else {
             Score::DRAW
         };
-        let lines = worker.config.multipv.clamp(1, root_moves.len().max(1));
+        let lines = worker.settings.multipv.clamp(1, root_moves.len().max(1));
         RootSearch {
             worker,
             game,
@@ -162,6 +162,7 @@ impl<'a> RootSearch<'a> {
         if self.root_moves.is_empty() {
             return;
         }
+        self.worker.evaluator.set_root(&self.game.root);
         let mut completed: Vec<RootMove> = self.root_moves.clone();
         let mut nodes_before = 0;
         // Iterations in a row that kept the same best move (for the time manager).
@@ -225,7 +226,7 @@ impl<'a> RootSearch<'a> {
             || worker.control.is_stopped()
             || worker.budget.is_some_and(|budget| {
                 let scale = soft_target_percent(
-                    worker.config.time_manager_scaling,
+                    worker.steps.time_manager_scaling,
                     &self.root_moves,
                     stable_iterations,
                     score_drop,
@@ -257,9 +258,9 @@ impl<'a> RootSearch<'a> {
     fn search_line(&mut self, depth: Depth, line: usize) {
         let previous = self.root_moves[line].previous_score;
         let mut delta = aspiration_window();
-        let narrow = self.worker.config.aspiration_windows
+        let narrow = self.worker.steps.aspiration_windows
             && depth >= aspiration_min_depth()
-            && !previous.is_mate();
+            && !previous.is_decisive();
         let (mut alpha, mut beta) = if narrow {
             (previous - delta, previous + delta)
         } else {
@@ -296,7 +297,7 @@ impl<'a> RootSearch<'a> {
     /// Reports the root moves at `indices` as the MultiPV lines they are.
     fn report(&mut self, indices: Range<usize>, depth: Depth) {
         let elapsed = self.start.elapsed();
-        let hashfull = self.worker.tt.hashfull();
+        let hashfull = self.worker.shared.tt.hashfull();
         let first_index = indices.start;
         for (i, rm) in self.root_moves[indices].iter().enumerate() {
             // A line that failed low has no score of its own at this depth: the window's alpha
@@ -336,24 +337,10 @@ impl<'a> RootSearch<'a> {
         worker.stats.nodes += 1; // the root itself
         for (index, rm) in root_moves[line..].iter_mut().enumerate() {
             let m = rm.mv;
-            let mut child = pos.clone();
-            child.play_unchecked(m);
-            let key = child_key(pos, game.root_key, m, &child);
-            worker.keys.push(key);
-            worker.stack[0].moved = Some(PieceTo::of(pos.turn(), &m));
             let nodes_before = worker.stats.nodes;
-            let score = worker.principal_variation_search(
-                &child,
-                key,
-                depth - 1,
-                1,
-                alpha,
-                beta,
-                index == 0,
-                0,
-                false,
-            );
-            worker.keys.pop();
+            let score = worker.visit_child(pos, game.root_key, 0, m, |worker, child, key| {
+                worker.principal_variation_search(child, key, depth - 1, 1, alpha, beta, index == 0, 0)
+            });
             rm.nodes += worker.stats.nodes - nodes_before;
             if worker.stopped {
                 break;
@@ -384,9 +371,7 @@ pub(super) fn ponder_from_tt(
     key: u64,
     best: Move,
 ) -> Option<Move> {
-    let mut child = pos.clone();
-    child.play_unchecked(best);
-    let child_key = child_key(pos, key, best, &child);
+    let (child, child_key) = child_position(pos, key, best);
     let hit = tt.probe(child_key, 1)?;
     child.legal_moves().into_iter().find(|m| hit.mv.matches(*m))
 }

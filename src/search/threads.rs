@@ -16,24 +16,25 @@ use std::time::Instant;
 
 use shakmaty::Move;
 
-use super::config::SearchConfig;
+use super::config::{Settings, Steps};
 use super::control::Control;
 use super::limits::Limits;
-use super::ordering::History;
 use super::root::{root_keys, root_moves, RootSearch};
+use super::shared::Shared;
 use super::stats::Stats;
-use super::worker::Worker;
+use super::worker::{ThreadData, Worker, WorkerSetup};
+use crate::eval::EvaluatorKind;
 use crate::memory::THREAD_STACK_BYTES;
 use crate::position::Game;
-use crate::tt::TranspositionTable;
 
 /// What a helper searches: the main thread's root under its settings.
 pub(super) struct Job {
     pub game: Game,
     /// Root moves to restrict the search to (empty: all).
     pub searchmoves: Vec<Move>,
-    pub tt: Arc<TranspositionTable>,
-    pub config: SearchConfig,
+    pub shared: Arc<Shared>,
+    pub steps: Steps,
+    pub settings: Settings,
 }
 
 enum Message {
@@ -194,15 +195,17 @@ fn helper_loop(
     published: &AtomicU64,
     results: &Sender<Stats>,
 ) {
-    let mut history = History::default();
+    let mut thread = ThreadData::new(EvaluatorKind::default());
     while let Ok(message) = receiver.recv() {
         match message {
-            Message::Clear => history.clear(),
+            Message::Clear => thread.history.clear(),
             Message::Search(job) => {
+                thread.use_evaluator(job.settings.evaluator);
                 // A panicking helper must still report, or the main thread would wait forever;
-                // its history is then only a move ordering hint, safe to keep.
+                // its history is then only a move ordering hint, safe to keep, and its
+                // evaluator is set up afresh at the next root.
                 let stats = catch_unwind(AssertUnwindSafe(|| {
-                    helper_search(&job, &mut history, index, control, published)
+                    helper_search(&job, &mut thread, index, control, published)
                 }))
                 .unwrap_or_default();
                 // Let go of the table before reporting, so it can be resized at once.
@@ -214,11 +217,11 @@ fn helper_loop(
 }
 
 /// A helper thread's share of a search: iterative deepening over the main thread's root with
-/// its own history and stack, skipping some depths, reporting nothing, until the main thread
-/// stops it (or it runs out of depth). Returns its counters.
+/// its own history, evaluator and stack, skipping some depths, reporting nothing, until the
+/// main thread stops it (or it runs out of depth). Returns its counters.
 fn helper_search(
     job: &Job,
-    history: &mut History,
+    thread: &mut ThreadData,
     thread_index: usize,
     control: &Control,
     published_nodes: &AtomicU64,
@@ -229,11 +232,18 @@ fn helper_search(
         return Stats::default();
     }
     // A helper's lines are never reported: it searches the best one only.
-    let config = SearchConfig {
+    let settings = Settings {
         multipv: 1,
-        ..job.config
+        ..job.settings
     };
-    let mut worker = Worker::new(&job.tt, history, control, root_keys(game), config);
+    let mut worker = Worker::new(WorkerSetup {
+        shared: &job.shared,
+        thread,
+        control,
+        keys: root_keys(game),
+        steps: job.steps,
+        settings,
+    });
     worker.thread_index = thread_index;
     worker.published_nodes = Some(published_nodes);
     let limits = Limits {

@@ -5,16 +5,16 @@ use std::sync::atomic::{AtomicU64, Ordering};
 
 use shakmaty::Chess;
 
-use super::config::SearchConfig;
+use super::config::{Settings, Steps};
 use super::control::Control;
 use super::ordering::{Continuation, History, Killers, PieceTo};
 use super::pv::PvTable;
+use super::shared::Shared;
 use super::stats::Stats;
 use super::time::TimeBudget;
-use crate::eval::evaluate;
+use crate::eval::{Evaluator, EvaluatorKind};
 use crate::params::POLL_INTERVAL_NODES;
 use crate::position::Key;
-use crate::tt::TranspositionTable;
 use crate::types::{Ply, Score, MAX_PLY};
 
 /// What the search keeps for one ply of the current path: written when a node at that ply is
@@ -32,8 +32,6 @@ pub(super) struct Frame {
     pub moved: Option<PieceTo>,
     /// The move a singular-extension search of this node leaves out.
     pub excluded: Option<shakmaty::Move>,
-    /// Double extensions (step 8a) on the path from the root to this node, which caps them.
-    pub double_extensions: u8,
 }
 
 impl Default for Frame {
@@ -43,16 +41,51 @@ impl Default for Frame {
             killers: Killers::default(),
             moved: None,
             excluded: None,
-            double_extensions: 0,
         }
     }
 }
 
+/// What one search thread keeps from one search to the next: its move-ordering history and
+/// its evaluator (the main thread's in the `Searcher`, each helper's in its thread).
+pub(super) struct ThreadData {
+    pub history: History,
+    pub evaluator: Evaluator,
+}
+
+impl ThreadData {
+    pub fn new(kind: EvaluatorKind) -> ThreadData {
+        ThreadData {
+            history: History::default(),
+            evaluator: Evaluator::new(kind),
+        }
+    }
+
+    /// Evaluates with `kind` from now on (a new evaluator only when it changes).
+    pub fn use_evaluator(&mut self, kind: EvaluatorKind) {
+        if self.evaluator.kind() != kind {
+            self.evaluator = Evaluator::new(kind);
+        }
+    }
+}
+
+/// What a worker is made of, by name.
+pub(super) struct WorkerSetup<'a> {
+    pub shared: &'a Shared,
+    pub thread: &'a mut ThreadData,
+    pub control: &'a Control,
+    /// Keys of the game's positions, the root's last.
+    pub keys: Vec<Key>,
+    pub steps: Steps,
+    pub settings: Settings,
+}
+
 pub(super) struct Worker<'a> {
-    /// Shared with the other threads of the search.
-    pub tt: &'a TranspositionTable,
+    /// Shared with the other threads of the search: the table.
+    pub shared: &'a Shared,
     /// This thread's history, kept from one search to the next.
     pub history: &'a mut History,
+    /// This thread's evaluator: the one door to the static evaluation.
+    pub evaluator: &'a mut Evaluator,
     pub control: &'a Control,
     pub stats: Stats,
     pub pv: PvTable,
@@ -66,8 +99,10 @@ pub(super) struct Worker<'a> {
     /// Hard node limit (`go nodes`); `u64::MAX` for none.
     pub node_limit: u64,
     pub budget: Option<TimeBudget>,
-    /// Which steps the search takes, and how it uses the table.
-    pub config: SearchConfig,
+    /// Which steps the search takes.
+    pub steps: Steps,
+    /// MultiPV, the table's use and the rest of the setup.
+    pub settings: Settings,
     /// Positions below this index of `keys` precede a null move on the current path and
     /// cannot be repeated by it.
     pub repetition_floor: usize,
@@ -84,16 +119,19 @@ pub(super) struct Worker<'a> {
 impl<'a> Worker<'a> {
     /// A worker for one search of the main thread from the position on top of `keys`, with
     /// no node or time limit (the caller sets those, and a helper its index).
-    pub fn new(
-        tt: &'a TranspositionTable,
-        history: &'a mut History,
-        control: &'a Control,
-        keys: Vec<Key>,
-        config: SearchConfig,
-    ) -> Worker<'a> {
+    pub fn new(setup: WorkerSetup<'a>) -> Worker<'a> {
+        let WorkerSetup {
+            shared,
+            thread,
+            control,
+            keys,
+            steps,
+            settings,
+        } = setup;
         Worker {
-            tt,
-            history,
+            shared,
+            history: &mut thread.history,
+            evaluator: &mut thread.evaluator,
             control,
             stats: Stats::default(),
             pv: PvTable::default(),
@@ -103,7 +141,8 @@ impl<'a> Worker<'a> {
             may_stop: false,
             node_limit: u64::MAX,
             budget: None,
-            config,
+            steps,
+            settings,
             repetition_floor: 0,
             stack: [Frame::default(); MAX_PLY + 2],
             thread_index: 0,
@@ -140,17 +179,23 @@ impl Worker<'_> {
         Continuation([back(1), back(2)])
     }
 
-    /// The node's evaluation, raw and (step 3b) corrected by what the search learnt about
+    /// The evaluator door: the static evaluation of `pos`, the node at `ply`. The search
+    /// reaches the evaluation through here only (`tests/architecture.rs` checks it).
+    #[inline]
+    pub fn evaluate(&mut self, pos: &Chess, ply: Ply) -> Score {
+        self.evaluator.evaluate(pos, ply)
+    }
+
+    /// The node's evaluation, raw and (step 4b) corrected by what the search learnt about
     /// these pawns; both `-INFINITE` in check, where they mean nothing. `stored` is the raw
-    /// evaluation the table kept for this position, if any: the same number [`evaluate`]
+    /// evaluation the table kept for this position, if any: the same number the evaluator
     /// would give (a different one only when two keys collide in all the bits the table
-    /// checks), found without evaluating.
-    ///
-    /// [`evaluate`]: crate::eval::evaluate
+    /// checks, or the evaluator changed, which empties the table), found without evaluating.
     #[inline]
     pub fn static_eval(
         &mut self,
         pos: &Chess,
+        ply: Ply,
         in_check: bool,
         stored: Option<Score>,
     ) -> (Score, Score) {
@@ -159,9 +204,9 @@ impl Worker<'_> {
         }
         let raw = match stored {
             Some(raw) => raw,
-            None => evaluate(pos),
+            None => self.evaluate(pos, ply),
         };
-        if self.config.correction_history {
+        if self.steps.correction_history {
             (raw, self.history.correction.correct(pos, raw))
         } else {
             (raw, raw)

@@ -221,7 +221,7 @@ impl Engine {
             .stack_size(THREAD_STACK_BYTES)
             .spawn(move || {
                 let mut searcher = searcher.lock().unwrap_or_else(|e| e.into_inner());
-                searcher.set_config(config);
+                searcher.set_settings(config);
                 let mut reporter = UciReporter {
                     mode: game.castling_mode,
                 };

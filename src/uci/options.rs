@@ -1,7 +1,7 @@
 //! The options Cutoff advertises in `uci`, and reading `setoption` values for them.
 
 use crate::params::DEFAULT_MOVE_OVERHEAD_MS;
-use crate::search::SearchConfig;
+use crate::search::Settings;
 
 pub const HASH_DEFAULT_MB: usize = 16;
 /// 1 TiB: more than most machines have. A request beyond the memory available is refused
@@ -18,7 +18,7 @@ pub struct Options {
     pub hash_mb: usize,
     pub threads: usize,
     /// The search's own settings (`MultiPV`, `Move Overhead`), handed to every search.
-    pub search: SearchConfig,
+    pub search: Settings,
     pub ponder: bool,
     pub chess960: bool,
 }
@@ -28,7 +28,7 @@ impl Default for Options {
         Options {
             hash_mb: HASH_DEFAULT_MB,
             threads: 1,
-            search: SearchConfig::default(),
+            search: Settings::default(),
             ponder: false,
             chess960: false,
         }
