@@ -10,6 +10,7 @@ pub mod params;
 pub mod perft;
 pub mod position;
 pub mod reference;
+pub mod rng;
 pub mod search;
 pub mod tt;
 pub mod tune;

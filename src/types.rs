@@ -248,7 +248,10 @@ mod tests {
         // So is a tablebase win, and a loss, in their band.
         assert_eq!(Score::tb_win_in(7).to_tt(4), Score::tb_win_in(3));
         assert_eq!(Score::tb_loss_in(7).to_tt(4), Score::tb_loss_in(3));
-        assert_eq!(Score::tb_loss_in(9).to_tt(5).from_tt(5), Score::tb_loss_in(9));
+        assert_eq!(
+            Score::tb_loss_in(9).to_tt(5).from_tt(5),
+            Score::tb_loss_in(9)
+        );
     }
 
     /// Mates above tablebase wins above every evaluation; the tests of each band tell them

@@ -11,8 +11,8 @@ use std::path::{Path, PathBuf};
 /// they share a top-level module, and any module of a lower layer. A top-level module missing
 /// here fails `every_module_has_a_layer`, so a new one must be placed on purpose.
 const LAYERS: &[&[&str]] = &[
-    // Numbers and memory sizes: depend on nothing of ours.
-    &["types", "memory"],
+    // Numbers, memory sizes, the random-number generator: depend on nothing of ours.
+    &["types", "memory", "rng"],
     // The board and the shared tool helpers (line reader, progress bar, thread pool).
     &["util", "position"],
     // What the search reads: the evaluation, the table, the search's tunables; the EPD format.
@@ -263,8 +263,10 @@ fn the_checker_sees_imports_of_every_form() {
     );
     let g = graph();
     assert!(
-        g.edges.get("search").is_some_and(|e| e.contains("tt")),
-        "the search's front imports the table, and the checker must see it"
+        g.edges
+            .get("search::shared")
+            .is_some_and(|e| e.contains("tt")),
+        "the search's shared state imports the table, and the checker must see it"
     );
 }
 
@@ -364,4 +366,74 @@ fn only_the_command_line_and_uci_print_to_stdout() {
         printers.is_empty(),
         "library modules printing to stdout: {printers:?}"
     );
+}
+
+/// The search's code (comments and unit tests left out), by module, and the modules that
+/// say `needle`.
+fn search_modules_saying(g: &Graph, needle: &str) -> Vec<String> {
+    g.code
+        .iter()
+        .filter(|(m, code)| m.starts_with("search") && code.contains(needle))
+        .map(|(m, _)| m.clone())
+        .collect()
+}
+
+/// Search and quiescence reach the evaluation only through the evaluator door: no search file
+/// imports anything of the evaluation but the evaluator's types, and only the worker (whose
+/// `evaluate` is the door) asks the evaluator for a value. A second evaluator then has one
+/// place to plug into.
+#[test]
+fn the_search_evaluates_only_through_the_evaluator_door() {
+    let g = graph();
+    let mut strays = Vec::new();
+    for (module, code) in g.code.iter().filter(|(m, _)| top(m) == "search") {
+        for path in paths_in(code) {
+            let allowed = ["crate::eval::Evaluator", "crate::eval::EvaluatorKind"];
+            if path.starts_with("crate::eval") && !allowed.contains(&path.as_str()) {
+                strays.push(format!("{module}: {path}"));
+            }
+        }
+    }
+    assert!(
+        strays.is_empty(),
+        "the evaluation reached around the door: {strays:?}"
+    );
+    assert_eq!(
+        search_modules_saying(&g, "evaluator.evaluate("),
+        ["search::worker"]
+    );
+}
+
+/// Every child position of the search is made by the move doors of `search/apply.rs`: no
+/// other search file plays a move or passes, so that the key stack, the frame, the prefetch
+/// and the evaluator's hooks cannot be forgotten at one site.
+#[test]
+fn the_search_makes_children_only_through_the_move_doors() {
+    let g = graph();
+    assert_eq!(
+        search_modules_saying(&g, "play_unchecked"),
+        ["search::apply"]
+    );
+    assert!(search_modules_saying(&g, ".play(").is_empty());
+    for import in ["null_move", "key_after", "child_key"] {
+        let path = format!("crate::position::{import}");
+        let importers: Vec<&String> = g
+            .code
+            .iter()
+            .filter(|(m, code)| top(m) == "search" && paths_in(code).contains(&path))
+            .map(|(m, _)| m)
+            .collect();
+        assert!(
+            importers.iter().all(|m| *m == "search::apply"),
+            "{path} outside the doors: {importers:?}"
+        );
+    }
+    for door in [
+        "fn visit_child",
+        "fn visit_null_child",
+        "evaluator.on_move",
+        "evaluator.on_null_move",
+    ] {
+        assert_eq!(search_modules_saying(&g, door), ["search::apply"], "{door}");
+    }
 }

@@ -18,6 +18,7 @@ use std::path::Path;
 use shakmaty::{CastlingMode, Color, Position};
 
 use crate::position::{read_fen, FenPolicy, Game};
+pub use crate::rng::Rng;
 use crate::search::{Limits, Searcher};
 use crate::types::Score;
 use crate::util::read_lines;
@@ -42,32 +43,6 @@ const HARD_NODES_FACTOR: u64 = 8;
 /// A random ply that ends the game (or leaves no move) is retried with a new opening at most
 /// this many times.
 const OPENING_ATTEMPTS: u32 = 32;
-
-/// SplitMix64: tiny, fast and good enough to pick openings and random moves reproducibly.
-#[derive(Clone, Debug)]
-pub struct Rng(u64);
-
-impl Rng {
-    /// The generator of game `index` under `seed`: independent streams for neighbouring games.
-    pub fn for_game(seed: u64, index: u64) -> Rng {
-        let mut rng = Rng(seed ^ index.wrapping_mul(0xD1B5_4A32_D192_ED03));
-        rng.next_u64();
-        rng
-    }
-
-    pub fn next_u64(&mut self) -> u64 {
-        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
-        let mut z = self.0;
-        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-        z ^ (z >> 31)
-    }
-
-    /// Uniform in `0..n` (the modulo bias is far below anything that matters here).
-    pub fn below(&mut self, n: usize) -> usize {
-        (self.next_u64() % n as u64) as usize
-    }
-}
 
 /// A finished game's result.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

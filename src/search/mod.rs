@@ -218,11 +218,10 @@ impl Searcher {
         outcome.stats.absorb(&self.helpers.stop());
         if let Some(best) = best {
             outcome.best_move = Some(best.mv);
-            outcome.ponder_move = best
-                .pv
-                .get(1)
-                .copied()
-                .or_else(|| ponder_from_tt(&self.shared.tt, &game.root, game.root_key, best.mv));
+            outcome.ponder_move =
+                best.pv.get(1).copied().or_else(|| {
+                    ponder_from_tt(&self.shared.tt, &game.root, game.root_key, best.mv)
+                });
         }
 
         // An infinite or pondering search never answers before it is told to, nor does a

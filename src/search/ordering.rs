@@ -448,12 +448,9 @@ mod tests {
                     continuation: None,
                     capture_history: false,
                     see_ordering,
-                    },
+                },
             );
-            let order: Vec<String> = picker
-                .by_ref()
-                .map(|m| m.to_string())
-                .collect();
+            let order: Vec<String> = picker.by_ref().map(|m| m.to_string()).collect();
             let expected_at = if see_ordering { order.len() - 1 } else { 0 };
             assert_eq!(order[expected_at], "Qd1xd5", "{see_ordering}: {order:?}");
         }

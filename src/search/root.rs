@@ -339,7 +339,16 @@ impl<'a> RootSearch<'a> {
             let m = rm.mv;
             let nodes_before = worker.stats.nodes;
             let score = worker.visit_child(pos, game.root_key, 0, m, |worker, child, key| {
-                worker.principal_variation_search(child, key, depth - 1, 1, alpha, beta, index == 0, 0)
+                worker.principal_variation_search(
+                    child,
+                    key,
+                    depth - 1,
+                    1,
+                    alpha,
+                    beta,
+                    index == 0,
+                    0,
+                )
             });
             rm.nodes += worker.stats.nodes - nodes_before;
             if worker.stopped {

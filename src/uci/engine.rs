@@ -9,7 +9,7 @@ use shakmaty::uci::UciMove;
 use shakmaty::{CastlingMode, Chess, Color, Move, Position};
 
 use super::command::{Command, Go, Start};
-use super::options::{self, Change, Options};
+use super::options::{self, Action, Apply, Change, Options};
 use super::output::{send, send_error};
 use super::perft::uci_perft;
 use crate::eval;
@@ -146,7 +146,29 @@ impl Engine {
             let _ = handle.join();
         }
         match change {
-            Change::Hash(mb) => {
+            Change::Declared { option, value } => {
+                let Some(declared) = options::declared(option) else {
+                    return send_error(&format!("no such option '{name}'"));
+                };
+                match declared.apply {
+                    Apply::Store(store) => store(&mut self.options, &value),
+                    Apply::Act(act) => self.act(act(&value)),
+                }
+            }
+            #[cfg(feature = "tune")]
+            Change::Tunable(name, value) => {
+                if let Err(e) = crate::params::set(name, value) {
+                    send_error(&e);
+                }
+            }
+        }
+    }
+
+    /// Carries out what an option asks beyond storing a value; the value is stored only if
+    /// it succeeds, and a failure keeps the previous state.
+    fn act(&mut self, action: Action) {
+        match action {
+            Action::ResizeHash(mb) => {
                 // Checked before the old table is freed: a refusal keeps it, contents and all.
                 let old = self.options.hash_mb;
                 let resized = crate::memory::check_table_size("hash table", mb, old)
@@ -156,28 +178,17 @@ impl Engine {
                     Err(e) => send_error(&format!("{e}; keeping the {old} MB table")),
                 }
             }
-            Change::ClearHash => self.lock_searcher().clear(),
-            Change::Threads(n) => {
+            Action::ClearHash => self.lock_searcher().clear(),
+            Action::SetThreads(n) => {
                 let started = self.lock_searcher().set_threads(n);
                 match started {
                     Ok(()) => self.options.threads = n,
                     Err(e) => send_error(&e),
                 }
             }
-            Change::MultiPv(n) => self.options.search.multipv = n,
-            Change::MoveOverhead(ms) => {
-                self.options.search.move_overhead = Duration::from_millis(ms);
-            }
-            Change::Ponder(on) => self.options.ponder = on,
-            Change::Chess960(on) => {
+            Action::Chess960(on) => {
                 self.options.chess960 = on;
                 self.game.castling_mode = self.castling_mode();
-            }
-            #[cfg(feature = "tune")]
-            Change::Tunable(name, value) => {
-                if let Err(e) = crate::params::set(name, value) {
-                    send_error(&e);
-                }
             }
         }
     }

@@ -1,4 +1,13 @@
-//! The options Cutoff advertises in `uci`, and reading `setoption` values for them.
+//! The options Cutoff advertises in `uci`, declared once: [`OPTIONS`] holds each option's
+//! name, type, default, range or choices, and what setting it does. The `uci` answer, the
+//! checking of `setoption` and its effect are all read from that table, and
+//! `tests/readme_options.rs` holds README's options table to the `uci` answer.
+//!
+//! A new option is one row here. One that only changes a value the next search reads is an
+//! [`Apply::Store`]; one the engine must act on at once (a table to resize, threads to start,
+//! files to load) is an [`Apply::Act`] with an [`Action`] the engine carries out.
+
+use std::time::Duration;
 
 use crate::params::DEFAULT_MOVE_OVERHEAD_MS;
 use crate::search::Settings;
@@ -11,6 +20,8 @@ pub const MULTIPV_MAX: usize = 256;
 /// Search threads (Lazy SMP); more than the machine has cores only slows each one down.
 pub const THREADS_MAX: usize = 1024;
 pub const MOVE_OVERHEAD_MAX_MS: u64 = 5_000;
+/// How a GUI says "no value" for a `string` option (the UCI convention).
+pub const EMPTY: &str = "<empty>";
 
 /// The current option values.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -35,19 +46,162 @@ impl Default for Options {
     }
 }
 
+/// An option's UCI type, with its default and range or choices.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Kind {
+    Spin {
+        default: i64,
+        min: i64,
+        max: i64,
+    },
+    Check {
+        default: bool,
+    },
+    Button,
+    /// One of `vars` (matched case-insensitively, stored as declared).
+    Combo {
+        default: &'static str,
+        vars: &'static [&'static str],
+    },
+    /// Any text; [`EMPTY`] (or nothing) means the empty string.
+    String {
+        default: &'static str,
+    },
+}
+
+/// A checked `setoption` value.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Value {
+    Int(i64),
+    Bool(bool),
+    Text(String),
+    /// A button's press.
+    Press,
+}
+
+impl Value {
+    /// The number of a checked `spin` (its range fits every option's type).
+    fn int<T: TryFrom<i64>>(&self) -> T {
+        match self {
+            Value::Int(n) => T::try_from(*n)
+                .ok()
+                .expect("checked against the spin range"),
+            _ => unreachable!("a spin's value is a number"),
+        }
+    }
+
+    fn bool(&self) -> bool {
+        matches!(self, Value::Bool(true))
+    }
+}
+
+/// What the engine must do for an option beyond storing a value.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Action {
+    /// Re-allocate the table (refused, keeping the old one, when the memory is not there).
+    ResizeHash(usize),
+    ClearHash,
+    /// Start or end helper threads.
+    SetThreads(usize),
+    /// Switch castling notation and FEN reading.
+    Chess960(bool),
+}
+
+/// What setting an option does.
+#[derive(Clone, Copy)]
+pub enum Apply {
+    /// Stores the value in [`Options`]; the next search reads it.
+    Store(fn(&mut Options, &Value)),
+    /// The engine carries out the [`Action`] (and stores the value if it succeeds).
+    Act(fn(&Value) -> Action),
+}
+
+/// One declared option.
+#[derive(Clone, Copy)]
+pub struct Declared {
+    pub name: &'static str,
+    pub kind: Kind,
+    pub apply: Apply,
+}
+
+/// Every option of a normal build, in the order `uci` lists them.
+pub const OPTIONS: &[Declared] = &[
+    Declared {
+        name: "Hash",
+        kind: Kind::Spin {
+            default: HASH_DEFAULT_MB as i64,
+            min: 1,
+            max: HASH_MAX_MB as i64,
+        },
+        apply: Apply::Act(|v| Action::ResizeHash(v.int())),
+    },
+    Declared {
+        name: "Clear Hash",
+        kind: Kind::Button,
+        apply: Apply::Act(|_| Action::ClearHash),
+    },
+    Declared {
+        name: "Threads",
+        kind: Kind::Spin {
+            default: 1,
+            min: 1,
+            max: THREADS_MAX as i64,
+        },
+        apply: Apply::Act(|v| Action::SetThreads(v.int())),
+    },
+    Declared {
+        name: "MultiPV",
+        kind: Kind::Spin {
+            default: 1,
+            min: 1,
+            max: MULTIPV_MAX as i64,
+        },
+        apply: Apply::Store(|o, v| o.search.multipv = v.int()),
+    },
+    Declared {
+        name: "Move Overhead",
+        kind: Kind::Spin {
+            default: DEFAULT_MOVE_OVERHEAD_MS as i64,
+            min: 0,
+            max: MOVE_OVERHEAD_MAX_MS as i64,
+        },
+        apply: Apply::Store(|o, v| o.search.move_overhead = Duration::from_millis(v.int())),
+    },
+    Declared {
+        name: "Ponder",
+        kind: Kind::Check { default: false },
+        apply: Apply::Store(|o, v| o.ponder = v.bool()),
+    },
+    Declared {
+        name: "UCI_Chess960",
+        kind: Kind::Check { default: false },
+        apply: Apply::Act(|v| Action::Chess960(v.bool())),
+    },
+];
+
+/// The `option ...` line of `d`.
+fn declaration(d: &Declared) -> String {
+    let name = d.name;
+    match d.kind {
+        Kind::Spin { default, min, max } => {
+            format!("option name {name} type spin default {default} min {min} max {max}")
+        }
+        Kind::Check { default } => format!("option name {name} type check default {default}"),
+        Kind::Button => format!("option name {name} type button"),
+        Kind::Combo { default, vars } => {
+            let vars: String = vars.iter().map(|v| format!(" var {v}")).collect();
+            format!("option name {name} type combo default {default}{vars}")
+        }
+        Kind::String { default } => {
+            let default = if default.is_empty() { EMPTY } else { default };
+            format!("option name {name} type string default {default}")
+        }
+    }
+}
+
 /// The `option ...` lines of the `uci` answer.
 pub fn declarations() -> Vec<String> {
-    let mut lines = vec![
-        format!("option name Hash type spin default {HASH_DEFAULT_MB} min 1 max {HASH_MAX_MB}"),
-        "option name Clear Hash type button".to_string(),
-        format!("option name Threads type spin default 1 min 1 max {THREADS_MAX}"),
-        format!("option name MultiPV type spin default 1 min 1 max {MULTIPV_MAX}"),
-        format!(
-            "option name Move Overhead type spin default {DEFAULT_MOVE_OVERHEAD_MS} min 0 max {MOVE_OVERHEAD_MAX_MS}"
-        ),
-        "option name Ponder type check default false".to_string(),
-        "option name UCI_Chess960 type check default false".to_string(),
-    ];
+    let mut lines: Vec<String> = OPTIONS.iter().map(declaration).collect();
     // The tuning build offers every search parameter (src/params.rs) for SPSA to set.
     if cfg!(feature = "tune") {
         lines.extend(crate::params::TUNABLES.iter().map(|t| {
@@ -63,80 +217,110 @@ pub fn declarations() -> Vec<String> {
 /// A `setoption` that passed checking, ready to apply.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Change {
-    Hash(usize),
-    ClearHash,
-    Threads(usize),
-    MultiPv(usize),
-    MoveOverhead(u64),
-    Ponder(bool),
-    Chess960(bool),
+    /// An option of [`OPTIONS`] and its checked value.
+    Declared { option: &'static str, value: Value },
     /// A search parameter of the tuning build (`--features tune`), by name.
     #[cfg(feature = "tune")]
     Tunable(&'static str, i32),
 }
 
-fn spin<T: std::str::FromStr + PartialOrd + std::fmt::Display>(
-    name: &str,
-    value: Option<&str>,
-    min: T,
-    max: T,
-) -> Result<T, String> {
-    let v = value.ok_or_else(|| format!("option '{name}' needs a value"))?;
-    let n: T = v
-        .trim()
-        .parse()
-        .map_err(|_| format!("option '{name}': '{v}' is not a number"))?;
-    if n < min || n > max {
-        return Err(format!("option '{name}': {n} is outside {min}..{max}"));
-    }
-    Ok(n)
+/// The declared option named `name` (exactly as declared).
+pub fn declared(name: &str) -> Option<&'static Declared> {
+    OPTIONS.iter().find(|o| o.name == name)
 }
 
-fn check(name: &str, value: Option<&str>) -> Result<bool, String> {
-    match value.map(|v| v.trim().to_ascii_lowercase()).as_deref() {
-        Some("true") => Ok(true),
-        Some("false") => Ok(false),
-        _ => Err(format!("option '{name}' takes true or false")),
+/// Checks `value` against an option of kind `kind` named `name`.
+pub fn check_value(name: &str, kind: Kind, value: Option<&str>) -> Result<Value, String> {
+    let text = value.map(str::trim);
+    match kind {
+        Kind::Spin { min, max, .. } => {
+            let v = text.ok_or_else(|| format!("option '{name}' needs a value"))?;
+            let n: i64 = v
+                .parse()
+                .map_err(|_| format!("option '{name}': '{v}' is not a number"))?;
+            if n < min || n > max {
+                return Err(format!("option '{name}': {n} is outside {min}..{max}"));
+            }
+            Ok(Value::Int(n))
+        }
+        Kind::Check { .. } => match text.map(str::to_ascii_lowercase).as_deref() {
+            Some("true") => Ok(Value::Bool(true)),
+            Some("false") => Ok(Value::Bool(false)),
+            _ => Err(format!("option '{name}' takes true or false")),
+        },
+        Kind::Button => Ok(Value::Press),
+        Kind::Combo { vars, .. } => {
+            let v = text.unwrap_or("");
+            vars.iter()
+                .find(|var| var.eq_ignore_ascii_case(v))
+                .map(|var| Value::Text(var.to_string()))
+                .ok_or_else(|| format!("option '{name}' takes one of: {}", vars.join(", ")))
+        }
+        Kind::String { .. } => Ok(Value::Text(match text {
+            None | Some(EMPTY) => String::new(),
+            Some(t) => t.to_string(),
+        })),
     }
 }
 
 /// Checks a `setoption` (names are case-insensitive).
 pub fn parse_change(name: &str, value: Option<&str>) -> Result<Change, String> {
-    match name.to_ascii_lowercase().as_str() {
-        "hash" => spin(name, value, 1, HASH_MAX_MB).map(Change::Hash),
-        "clear hash" => Ok(Change::ClearHash),
-        "threads" => spin(name, value, 1, THREADS_MAX).map(Change::Threads),
-        "multipv" => spin(name, value, 1, MULTIPV_MAX).map(Change::MultiPv),
-        "move overhead" => spin(name, value, 0, MOVE_OVERHEAD_MAX_MS).map(Change::MoveOverhead),
-        "ponder" => check(name, value).map(Change::Ponder),
-        "uci_chess960" => check(name, value).map(Change::Chess960),
-        #[cfg(feature = "tune")]
-        lower => match crate::params::TUNABLES.iter().find(|t| t.name == lower) {
-            Some(t) => spin(name, value, t.min, t.max).map(|v| Change::Tunable(t.name, v)),
-            None => Err(format!("no such option '{name}'")),
-        },
-        #[cfg(not(feature = "tune"))]
-        _ => Err(format!("no such option '{name}'")),
+    if let Some(option) = OPTIONS.iter().find(|o| o.name.eq_ignore_ascii_case(name)) {
+        let value = check_value(name, option.kind, value)?;
+        return Ok(Change::Declared {
+            option: option.name,
+            value,
+        });
     }
+    #[cfg(feature = "tune")]
+    {
+        let lower = name.to_ascii_lowercase();
+        if let Some(t) = crate::params::TUNABLES.iter().find(|t| t.name == lower) {
+            let kind = Kind::Spin {
+                default: i64::from(t.default),
+                min: i64::from(t.min),
+                max: i64::from(t.max),
+            };
+            let n = check_value(name, kind, value)?.int::<i32>();
+            return Ok(Change::Tunable(t.name, n));
+        }
+    }
+    Err(format!("no such option '{name}'"))
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
 
+    fn declared_change(name: &'static str, value: Value) -> Result<Change, String> {
+        Ok(Change::Declared {
+            option: name,
+            value,
+        })
+    }
+
     #[test]
     fn option_names_are_case_insensitive() {
-        assert_eq!(parse_change("hash", Some("64")), Ok(Change::Hash(64)));
+        assert_eq!(
+            parse_change("hash", Some("64")),
+            declared_change("Hash", Value::Int(64))
+        );
         assert_eq!(
             parse_change("MOVE OVERHEAD", Some("30")),
-            Ok(Change::MoveOverhead(30))
+            declared_change("Move Overhead", Value::Int(30))
         );
         assert_eq!(
             parse_change("uci_chess960", Some("true")),
-            Ok(Change::Chess960(true))
+            declared_change("UCI_Chess960", Value::Bool(true))
         );
-        assert_eq!(parse_change("Clear Hash", None), Ok(Change::ClearHash));
-        assert_eq!(parse_change("threads", Some("4")), Ok(Change::Threads(4)));
+        assert_eq!(
+            parse_change("Clear Hash", None),
+            declared_change("Clear Hash", Value::Press)
+        );
+        assert_eq!(
+            parse_change("threads", Some("4")),
+            declared_change("Threads", Value::Int(4))
+        );
     }
 
     #[test]
@@ -148,6 +332,81 @@ mod tests {
         assert!(parse_change("Threads", Some("0")).is_err());
         assert!(parse_change("Threads", Some("1025")).is_err());
         assert!(parse_change("Threads", None).is_err());
+        assert!(parse_change("NoSuchOption", Some("1")).is_err());
+    }
+
+    /// `string` options take any text, `<empty>` or nothing meaning the empty string; a
+    /// `combo` takes one of its vars, in any case, stored as declared.
+    #[test]
+    fn string_and_combo_values_follow_the_uci_conventions() {
+        let string = Kind::String { default: "" };
+        let text = |s: &str| Ok(Value::Text(s.to_string()));
+        assert_eq!(check_value("Path", string, Some("<empty>")), text(""));
+        assert_eq!(check_value("Path", string, None), text(""));
+        assert_eq!(
+            check_value("Path", string, Some(" /a b/c ")),
+            text("/a b/c")
+        );
+        let combo = Kind::Combo {
+            default: "net",
+            vars: &["net", "classical"],
+        };
+        assert_eq!(
+            check_value("Evaluation", combo, Some("Classical")),
+            text("classical")
+        );
+        assert!(check_value("Evaluation", combo, Some("other")).is_err());
+        assert!(check_value("Evaluation", combo, None).is_err());
+        let lines = [
+            declaration(&Declared {
+                name: "Path",
+                kind: string,
+                apply: Apply::Store(|_, _| {}),
+            }),
+            declaration(&Declared {
+                name: "Evaluation",
+                kind: combo,
+                apply: Apply::Store(|_, _| {}),
+            }),
+        ];
+        assert_eq!(
+            lines,
+            [
+                "option name Path type string default <empty>",
+                "option name Evaluation type combo default net var net var classical",
+            ]
+        );
+    }
+
+    /// Every declared option is set by its own row: storing one changes its field and no
+    /// other, and the engine's actions carry the checked value.
+    #[test]
+    fn each_option_applies_its_own_value() {
+        for option in OPTIONS {
+            let value = match option.kind {
+                Kind::Spin { min, max, .. } => Value::Int(if max > min { min + 1 } else { min }),
+                Kind::Check { default } => Value::Bool(!default),
+                _ => Value::Press,
+            };
+            match option.apply {
+                Apply::Store(store) => {
+                    let mut options = Options::default();
+                    store(&mut options, &value);
+                    assert_ne!(options, Options::default(), "{}", option.name);
+                }
+                Apply::Act(act) => {
+                    let action = act(&value);
+                    let expected = match option.name {
+                        "Hash" => Action::ResizeHash(2),
+                        "Threads" => Action::SetThreads(2),
+                        "Clear Hash" => Action::ClearHash,
+                        "UCI_Chess960" => Action::Chess960(true),
+                        other => panic!("{other}: an action not checked here"),
+                    };
+                    assert_eq!(action, expected);
+                }
+            }
+        }
     }
 
     #[test]
@@ -165,19 +424,13 @@ mod tests {
 
     #[test]
     fn spin_defaults_lie_within_their_range() {
-        for line in declarations() {
-            let w: Vec<&str> = line.split_whitespace().collect();
-            if let Some(i) = w.iter().position(|x| *x == "spin") {
-                let num = |k: &str| -> i64 {
-                    let j = w.iter().position(|x| *x == k).unwrap();
-                    w[j + 1].parse().unwrap()
-                };
-                let _ = i;
-                assert!(
-                    num("min") <= num("default") && num("default") <= num("max"),
-                    "{line}"
-                );
+        for option in OPTIONS {
+            if let Kind::Spin { default, min, max } = option.kind {
+                assert!(min <= default && default <= max, "{}", option.name);
             }
+        }
+        for t in crate::params::TUNABLES {
+            assert!(t.min <= t.default && t.default <= t.max, "{}", t.name);
         }
     }
 }
