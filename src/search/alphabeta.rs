@@ -35,7 +35,7 @@ impl Tried {
     }
 }
 
-/// What the singular-extension search (step 8a) decided about the table's move.
+/// What the singular-extension search (step 10a) decided about the table's move.
 enum Singular {
     /// Search it this many plies deeper (negative: shallower).
     Extend(Depth),
@@ -60,13 +60,15 @@ struct Node {
     raw_eval: Score,
     /// The corrected static evaluation: what the node's pruning compares with the window.
     static_eval: Score,
-    /// The move a singular-extension search of this node leaves out (step 8a).
+    /// The move a singular-extension search of this node leaves out (step 10a).
     excluded: Option<Move>,
 }
 
 impl Worker<'_> {
     /// The value of `pos` (whose key is on top of the key stack) searched to `depth`.
-    /// Steps as in Ethereal; the Elo of each is its SPRT in docs/strength.md (20k nodes/move).
+    /// Numbered steps in the order they run, as in Ethereal; the Elo of each is its SPRT in
+    /// docs/strength.md (20k nodes/move; "package" marks the eight steps proven together, see
+    /// `config.rs`).
     #[allow(clippy::too_many_arguments)]
     pub(super) fn alpha_beta(
         &mut self,
@@ -96,7 +98,7 @@ impl Worker<'_> {
         // with a null window, only to learn whether it beats alpha.
         let pv_node = beta.0 - alpha.0 > 1;
 
-        // A singular-extension search of this node leaves one move out (step 8a): the table
+        // A singular-extension search of this node leaves one move out (step 10a): the table
         // holds the full node's result, which neither settles nor may be replaced by it.
         let excluded = self.stack[ply].excluded;
 
@@ -123,6 +125,9 @@ impl Worker<'_> {
             depth
         };
 
+        // Step 4: the static evaluation (from the table where it kept one), 4b corrected by
+        // correction history (package), and 4c whether it improved on two plies before
+        // (package).
         let in_check = pos.is_check();
         let tt_eval = tt_hit.and_then(|hit| hit.eval);
         let (raw_eval, static_eval) = self.static_eval(pos, ply, in_check, tt_eval);
@@ -142,7 +147,7 @@ impl Worker<'_> {
             static_eval,
             excluded,
         };
-        // Steps 4 to 5b: the node's own pruning, before any move is searched.
+        // Steps 5 to 7: the node's own pruning, before any move is searched.
         if let Some(score) = self.prune_node(pos, &node, beta, tt_hit) {
             return score;
         }
@@ -150,7 +155,7 @@ impl Worker<'_> {
         self.search_moves(pos, node, alpha, beta, tt_hit)
     }
 
-    /// Steps 4 to 5b: the pruning a node may do on its static evaluation and shallow
+    /// Steps 5 to 7: the pruning a node may do on its static evaluation and shallow
     /// searches alone. `Some` when the node is settled without searching its moves.
     #[inline]
     fn prune_node(
@@ -160,19 +165,19 @@ impl Worker<'_> {
         beta: Score,
         tt_hit: Option<Hit>,
     ) -> Option<Score> {
-        // Step 4 (+32.4 ± 18.7): reverse futility pruning.
+        // Step 5 (+32.4 ± 18.7): reverse futility pruning.
         if self.reverse_futility_cuts(node, beta) {
             return Some(node.static_eval);
         }
 
-        // Step 5 (+36.6 ± 20.2): null-move pruning.
+        // Step 6 (+36.6 ± 20.2): null-move pruning.
         if self.tries_null_move(pos, node, beta) {
             if let Some(score) = self.null_move_search(pos, node, beta) {
                 return Some(score);
             }
         }
 
-        // Step 5b (+17.6 ± 12.7): probcut.
+        // Step 7 (+17.6 ± 12.7): probcut.
         if let Some(score) = self.probcut(pos, node, beta, tt_hit) {
             return Some(score);
         }
@@ -206,7 +211,7 @@ impl Worker<'_> {
         Ok(Some(hit))
     }
 
-    /// Step 5b: probcut. A good capture whose quiescence value and then a search
+    /// Step 7: probcut. A good capture whose quiescence value and then a search
     /// `PROBCUT_REDUCTION` plies shallower both beat `beta + probcut_margin` would very likely
     /// beat beta at full depth: the node fails high with that score, which the table keeps.
     fn probcut(
@@ -270,7 +275,7 @@ impl Worker<'_> {
         None
     }
 
-    /// Step 5: whether to try a null move. If even passing leaves us at or above beta, a real
+    /// Step 6: whether to try a null move. If even passing leaves us at or above beta, a real
     /// move will too (barring zugzwang, which is why it needs pieces besides pawns).
     #[inline]
     fn tries_null_move(&self, pos: &Chess, node: &Node, beta: Score) -> bool {
@@ -285,7 +290,7 @@ impl Worker<'_> {
             && has_pieces(pos)
     }
 
-    /// Step 5: passes and searches the opponent's reply at a reduced depth with a null window
+    /// Step 6: passes and searches the opponent's reply at a reduced depth with a null window
     /// at beta. `Some` when the node is done: it failed high, or the search was stopped.
     fn null_move_search(&mut self, pos: &Chess, node: &Node, beta: Score) -> Option<Score> {
         let Node {
@@ -303,8 +308,8 @@ impl Worker<'_> {
         (score >= beta).then(|| if score.is_decisive() { beta } else { score })
     }
 
-    /// Steps 6 to 9: the moves in order, each perhaps pruned, reduced and searched by PVS;
-    /// the result goes to the table.
+    /// Steps 8 to 12: the moves in order, each perhaps pruned, extended or reduced and
+    /// searched by PVS; the result goes to the table.
     fn search_moves(
         &mut self,
         pos: &Chess,
@@ -322,6 +327,7 @@ impl Worker<'_> {
         if let Some(score) = game_over(pos, &node, &moves) {
             return score;
         }
+        // Step 8: move ordering.
         let continuation = self.continuation(ply);
         let mut picker = self.order_moves(pos, &node, tt_move, continuation, &mut moves);
         let mut best = -Score::INFINITE;
@@ -339,8 +345,8 @@ impl Worker<'_> {
             // Read from the attack tables: a pruned move is never copied and played.
             let gives_check = gives_check(pos, &m);
             let history = self.quiet_history(side, &m, quiet, &continuation);
-            // Step 7 (+108.9 ± 35.3): futility and late-move pruning of quiet moves that do
-            // not give check (checks are how sacrifices pay off).
+            // Step 9 (+108.9 ± 35.3): futility and late-move pruning of quiet moves that do
+            // not give check (checks are how sacrifices pay off); 9b history pruning (package).
             if quiet
                 && !gives_check
                 && self.skips_quiet(&node, quiets_searched, best, alpha, history)
@@ -350,14 +356,14 @@ impl Worker<'_> {
             if quiet {
                 quiets_searched += 1;
             }
-            // Step 8: extensions (the table's move only when first, for singularity).
+            // Step 10: extensions (the table's move only when first, for singularity).
             let singular_candidate = tt_hit.filter(|_| is_tt_move);
             let extension =
                 match self.extension(pos, &node, singular_candidate, m, gives_check, beta) {
                     Ok(plies) => plies,
                     Err(multi_cut) => return multi_cut,
                 };
-            // Step 9 (+43.8 ± 22.4 for LMR, +30.4 ± 18.0 for PVS): reduced null-window
+            // Step 11 (+43.8 ± 22.4 for LMR, +30.4 ± 18.0 for PVS): reduced null-window
             // search of late quiet moves, re-searched when they beat alpha.
             let reduction = self.reduction(&node, index, quiet, gives_check, history);
             let score = self.visit_child(pos, key, ply, m, |worker, child, child_key| {
@@ -391,6 +397,8 @@ impl Worker<'_> {
             tried.push(m, quiet);
         }
 
+        // Step 12: the result to the table (and what it teaches the correction history); a
+        // cutoff has taught the move ordering above.
         if node.excluded.is_none() {
             self.store_result(pos, &node, best, beta, best_move);
         }
@@ -419,7 +427,7 @@ impl Worker<'_> {
         self.learn_correction(pos, node, best, bound, best_move);
     }
 
-    /// Step 3b's learning: the searched value against the raw evaluation, where the value
+    /// Step 4b's learning: the searched value against the raw evaluation, where the value
     /// means something about the evaluation (not in check, no capture decided it) and its
     /// bound points the way of the error.
     fn learn_correction(
@@ -467,9 +475,9 @@ impl Worker<'_> {
         self.history.quiet_score(side, m, context)
     }
 
-    /// Step 8: how many plies deeper `m` is searched. 8a (in the package of docs/strength.md):
+    /// Step 10: how many plies deeper `m` is searched. 10a (package):
     /// a singular table move one more, a table move that is not alone one less, and `Err`
-    /// with the node's value when even the other moves reach beta (multi-cut). 8b (off: +3.1
+    /// with the node's value when even the other moves reach beta (multi-cut). 10b (off: +3.1
     /// ± 25.0, inconclusive): a check one more.
     fn extension(
         &mut self,
@@ -490,7 +498,7 @@ impl Worker<'_> {
         Ok(Depth::from(self.steps.check_extension && gives_check))
     }
 
-    /// Step 8a: whether the table's move `m` is singular: searched without it, at half the
+    /// Step 10a: whether the table's move `m` is singular: searched without it, at half the
     /// depth, the node stays below `singular_beta`, a margin under the stored score. Then `m`
     /// is extended. If the other moves reach
     /// `singular_beta` and that is at least beta, several moves cut: the node fails high
@@ -533,7 +541,7 @@ impl Worker<'_> {
         }
     }
 
-    /// Step 6 (SEE: +167.7 ± 38.9, with quiescence SEE pruning): the legal moves in order
+    /// Step 8 (SEE: +167.7 ± 38.9, with quiescence SEE pruning): the legal moves in order
     /// (table move, SEE-ordered captures, killers, history).
     fn order_moves<'m>(
         &self,
@@ -557,7 +565,7 @@ impl Worker<'_> {
         )
     }
 
-    /// Step 4: whether the static evaluation is so far above beta that a shallow search would
+    /// Step 5: whether the static evaluation is so far above beta that a shallow search would
     /// not come back down (a ply's margin less when improving).
     #[inline]
     fn reverse_futility_cuts(&self, node: &Node, beta: Score) -> bool {
@@ -571,7 +579,7 @@ impl Worker<'_> {
             && node.static_eval - rfp_margin() * depth >= beta
     }
 
-    /// Step 7: whether a quiet, non-checking move is skipped: near the leaves, once a move has
+    /// Step 9: whether a quiet, non-checking move is skipped: near the leaves, once a move has
     /// kept us off a mate, after enough quiet moves (LMP; half as many when not improving),
     /// too far below alpha (futility), or with too bad a history (history pruning).
     #[inline]
@@ -600,7 +608,7 @@ impl Worker<'_> {
                     && history < -history_pruning_margin() * depth))
     }
 
-    /// Step 9: the late-move reduction of the move at `index` (none for the first moves,
+    /// Step 11: the late-move reduction of the move at `index` (none for the first moves,
     /// tactical moves, checks and evasions; one ply less at PV nodes, one more when not
     /// improving, and less or more by the move's history).
     #[inline]

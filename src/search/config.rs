@@ -79,7 +79,7 @@ pub struct Steps {
     /// Quiescence step 2 (package, +34.6 ± 19.6 alone): quiescence probes the table (any entry
     /// may settle it) and stores its results at depth 0.
     pub quiescence_tt: bool,
-    /// Quiescence step 3: captures that lose material by static exchange are skipped (see
+    /// Quiescence step 4: captures that lose material by static exchange are skipped (see
     /// `see_ordering`).
     pub quiescence_see_pruning: bool,
     /// Narrow root windows around the previous iteration's score, widened on a fail. Only

@@ -20,6 +20,7 @@ impl Worker<'_> {
         mut alpha: Score,
         beta: Score,
     ) -> Score {
+        // Step 1: the stop flag and the ply limit.
         self.pv.clear(ply);
         self.count_node(ply);
         self.stats.qnodes += 1;
@@ -29,8 +30,8 @@ impl Worker<'_> {
         if ply >= MAX_PLY - 1 {
             return self.evaluate(pos, ply);
         }
-        // Any stored result settles a quiescence node when its bound allows: every entry is
-        // at least as deep as quiescence.
+        // Step 2 (package, +34.6 ± 19.6 alone): any stored result settles a quiescence node
+        // when its bound allows: every entry is at least as deep as quiescence.
         let use_tt = self.steps.quiescence_tt;
         let hit = use_tt.then(|| self.shared.tt.probe(key, ply)).flatten();
         if let Some(hit) = hit {
@@ -41,7 +42,8 @@ impl Worker<'_> {
 
         let in_check = pos.is_check();
         let mut moves = MoveList::new();
-        // Standing pat (not in check): its score and the raw evaluation the table keeps.
+        // Step 3: standing pat (not in check): its score and the raw evaluation the table
+        // keeps.
         let stand_pat = if in_check {
             // No standing pat in check: every evasion is searched, and none is mate.
             moves = pos.legal_moves();
@@ -62,6 +64,8 @@ impl Worker<'_> {
         let capture_history = (self.steps.capture_history && !in_check).then_some(&*self.history);
         let mut picker = MovePicker::for_quiescence(pos, &mut moves, capture_history);
 
+        // Step 4: the captures (every evasion in check), best first, those that lose material
+        // by static exchange skipped (with step 8 of the main search: +167.7 ± 38.9).
         let mut best_move = None;
         for (index, m) in (&mut picker).enumerate() {
             if stand_pat.is_some() && self.skips_capture(pos, &m) {
@@ -85,6 +89,7 @@ impl Worker<'_> {
                 }
             }
         }
+        // Step 5: the result to the table.
         if use_tt {
             let bound = Bound::of(best, beta, best_move.is_some());
             let raw_eval = stand_pat.map(|(_, raw)| raw);
