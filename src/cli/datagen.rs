@@ -222,6 +222,7 @@ fn generate(args: &Args) -> Result<String, String> {
     let config = GameConfig {
         nodes: args.nodes,
         random_plies: args.random_plies,
+        check_nodes: 0,
     };
     let pool = worker_pool(threads, "datagen").ok_or("cannot start any worker thread")?;
 
