@@ -90,7 +90,7 @@ type Input = BufReader<Hashing<File>>;
 
 enum Games {
     Viri(GameReader<Input>),
-    Bin(BinGames<Input>),
+    Bin(Box<BinGames<Input>>),
 }
 
 /// The games of one chunk file, streamed: whole, legal games until the end of the file or the
@@ -128,7 +128,7 @@ impl ChunkReader {
         );
         let games = match format {
             Format::Viri => Games::Viri(GameReader::new(input)),
-            Format::Bin => Games::Bin(BinGames::new(input)),
+            Format::Bin => Games::Bin(Box::new(BinGames::new(input))),
         };
         Ok(ChunkReader {
             path: path.to_path_buf(),

@@ -109,8 +109,7 @@ pub fn last_entry(chunk: &Path) -> Option<Entry> {
     text.split_inclusive('\n')
         .filter(|l| l.ends_with('\n'))
         .filter_map(Entry::parse)
-        .filter(|e| e.file == name)
-        .last()
+        .rfind(|e| e.file == name)
 }
 
 #[cfg(test)]

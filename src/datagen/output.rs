@@ -10,7 +10,7 @@ use std::path::{Path, PathBuf};
 use super::chunk::Format;
 use super::manifest::{self, Entry};
 use super::sha256::Sha256;
-use super::viriformat::{GameReader, ReadErrorKind};
+use super::viriformat::{GameReader, ReadErrorKind, ScoredGame};
 use super::{scan, GameRecord};
 
 /// What an existing chunk holds when a run goes on with it.
@@ -135,18 +135,32 @@ impl ChunkWriter {
 
     /// Appends a finished game in one write.
     pub fn write_game(&mut self, record: &GameRecord) -> std::io::Result<()> {
-        let bytes = match self.format {
-            Format::Viri => {
-                let mut out = Vec::with_capacity(record.game.encoded_len());
-                record.game.encode(&mut out);
-                out
+        match self.format {
+            Format::Viri => self.write_scored(&record.game),
+            Format::Bin => {
+                let bytes: Vec<u8> = record.records.iter().flat_map(|r| r.encode()).collect();
+                self.write_bytes(&bytes, record.records.len())
             }
-            Format::Bin => record.records.iter().flat_map(|r| r.encode()).collect(),
-        };
-        self.file.write_all(&bytes)?;
-        self.sha.update(&bytes);
+        }
+    }
+
+    /// Appends a game to a viriformat chunk in one write (the converter's way in).
+    pub fn write_scored(&mut self, game: &ScoredGame) -> std::io::Result<()> {
+        if self.format != Format::Viri {
+            return Err(std::io::Error::other(
+                "a 40-byte chunk takes records, not games",
+            ));
+        }
+        let mut bytes = Vec::with_capacity(game.encoded_len());
+        game.encode(&mut bytes);
+        self.write_bytes(&bytes, game.moves.len())
+    }
+
+    fn write_bytes(&mut self, bytes: &[u8], positions: usize) -> std::io::Result<()> {
+        self.file.write_all(bytes)?;
+        self.sha.update(bytes);
         self.games += 1;
-        self.positions += record.records.len() as u64;
+        self.positions += positions as u64;
         Ok(())
     }
 

@@ -133,7 +133,7 @@ pub fn pack_board(pos: &Chess, score: i16, wdl: u8) -> [u8; BOARD_BYTES] {
     }
     let ep = pos
         .ep_square(EnPassantMode::Legal)
-        .map_or(NO_EP_SQUARE, |s| u8::from(s));
+        .map_or(NO_EP_SQUARE, u8::from);
     out[24] = ep | if pos.turn().is_black() { 0x80 } else { 0 };
     out[25] = pos.halfmoves().min(255) as u8;
     let fullmoves = u16::try_from(pos.fullmoves().get()).unwrap_or(u16::MAX);
@@ -195,9 +195,11 @@ pub fn unpack_board(bytes: &[u8; BOARD_BYTES]) -> Result<Unpacked, String> {
         fullmoves: std::num::NonZeroU32::new(u32::from(fullmoves))
             .unwrap_or(std::num::NonZeroU32::MIN),
     };
-    let pos = Chess::from_setup(setup.clone(), CastlingMode::Standard)
-        .or_else(|_| Chess::from_setup(setup, CastlingMode::Chess960))
-        .map_err(|e| format!("illegal position: {e}"))?;
+    let pos = match Chess::from_setup(setup.clone(), CastlingMode::Standard) {
+        Ok(pos) => pos,
+        Err(_) => Chess::from_setup(setup, CastlingMode::Chess960)
+            .map_err(|e| format!("illegal position: {e}"))?,
+    };
     Ok(Unpacked {
         pos,
         score: i16::from_le_bytes([bytes[28], bytes[29]]),
