@@ -261,8 +261,12 @@ fn chunk_stats(path: &Path, filter: &Filter) -> Option<Counts> {
         (None, _) => "no manifest line".to_string(),
         (Some(_), None) => "not checked against the manifest".to_string(),
         (Some(e), Some(sha)) if e.sha256 == sha => format!("manifest matches ({})", e.state),
+        (Some(e), Some(_)) if e.state == "running" && c.games >= e.games => format!(
+            "past its manifest's last checkpoint ({} games: a run stopped or still going)",
+            e.games
+        ),
         (Some(e), Some(_)) => format!(
-            "manifest differs: its last line ({}) has {} games",
+            "DIFFERS from its manifest's last line ({}, {} games)",
             e.state, e.games
         ),
     };
