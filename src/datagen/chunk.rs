@@ -364,7 +364,8 @@ impl<R: Read> BinGames<R> {
             .map_err(|e| self.fail(at, ReadErrorKind::Corrupt, &format!("record: {e}")));
         let (r, pos, m, result) = record?;
         if let Some(p) = self.pending.as_mut() {
-            if p.index == r.game {
+            // Ply 0 under the same index is a new game (files of several runs put together).
+            if p.index == r.game && r.ply != 0 {
                 match Self::follows(p, &r, &pos, result) {
                     Ok(()) => {
                         p.game.moves.push((m, r.score));
@@ -480,6 +481,53 @@ mod tests {
         assert_eq!(e.kind, ReadErrorKind::Torn);
         assert_eq!(e.offset, 3 * RECORD_BYTES as u64);
         assert!(e.message.contains("dropped"), "{e}");
+    }
+
+    #[test]
+    fn random_and_damaged_bytes_never_panic_either_reader() {
+        let mut rng = crate::datagen::Rng::for_game(3, 4);
+        let mut sample = records(&["e2e4", "e7e5", "g1f3", "b8c6", "f1b5", "a7a6"], 0, 1.0);
+        sample.extend(records(&["d2d4", "d7d5", "c2c4"], 1, 0.0));
+        let mut vf = Vec::new();
+        for game in BinGames::new(sample.as_slice()) {
+            game.unwrap().encode(&mut vf);
+        }
+        for round in 0..3000 {
+            let bytes: Vec<u8> = match round % 3 {
+                0 => (0..rng.below(400)).map(|_| rng.next_u64() as u8).collect(),
+                1 => {
+                    let mut b = sample.clone();
+                    for _ in 0..1 + rng.below(4) {
+                        let i = rng.below(b.len());
+                        b[i] ^= 1 << rng.below(8);
+                    }
+                    b.truncate(rng.below(b.len() + 1));
+                    b
+                }
+                _ => {
+                    let mut b = vf.clone();
+                    for _ in 0..1 + rng.below(4) {
+                        let i = rng.below(b.len());
+                        b[i] ^= 1 << rng.below(8);
+                    }
+                    b.truncate(rng.below(b.len() + 1));
+                    b
+                }
+            };
+            // Each reader yields games and at most one error, last.
+            for results in [
+                BinGames::new(bytes.as_slice())
+                    .map(|r| r.is_ok())
+                    .collect::<Vec<_>>(),
+                crate::datagen::viriformat::GameReader::new(bytes.as_slice())
+                    .map(|r| r.is_ok())
+                    .collect(),
+            ] {
+                let errors = results.iter().filter(|ok| !**ok).count();
+                assert!(errors <= 1, "round {round}");
+                assert!(errors == 0 || !results.last().unwrap(), "round {round}");
+            }
+        }
     }
 
     #[test]
