@@ -44,10 +44,12 @@ pub fn read_lines(path: &Path) -> std::io::Result<Vec<(usize, String)>> {
         .collect())
 }
 
-/// A progress bar on stderr (hidden when stderr is not a terminal).
+/// A progress bar on stderr (hidden when stderr is not a terminal), with room after it for a
+/// message (rates, counts) that a command sets.
 pub fn progress_bar(len: u64, unit: &str) -> ProgressBar {
     let bar = ProgressBar::new(len);
-    let template = format!("{{bar:40}} {{pos}}/{{len}} {unit} [{{elapsed_precise}}, eta {{eta}}]");
+    let template =
+        format!("{{bar:40}} {{pos}}/{{len}} {unit} [{{elapsed_precise}}, eta {{eta}}] {{msg}}");
     if let Ok(style) = ProgressStyle::with_template(&template) {
         bar.set_style(style);
     }

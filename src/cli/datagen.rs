@@ -1,45 +1,65 @@
 //! `cutoff datagen`: self-play games on worker threads, each finished game appended whole to the
-//! output file (the games and the record layout in [`crate::datagen`]).
+//! output chunk, with its manifest line (the games and the layouts in [`crate::datagen`]);
+//! `--dump`, `--stats` and `--convert` read chunks of either layout.
 
-use std::fs::{File, OpenOptions};
-use std::io::{BufWriter, Read, Write};
+use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::Mutex;
 use std::time::{Duration, Instant};
 
+use indicatif::ProgressBar;
 use shakmaty::fen::Fen;
-use shakmaty::EnPassantMode;
+use shakmaty::{CastlingMode, EnPassantMode, Position};
 
+use crate::datagen::chunk::{chunk_paths, ChunkReader, Format};
+use crate::datagen::manifest;
+use crate::datagen::output::{ChunkWriter, RunInfo};
 use crate::datagen::record::{self, RECORD_BYTES};
+use crate::datagen::training::{game_positions, Filter};
 use crate::datagen::{
-    load_book, play_game, scan, Existing, GameConfig, GameRecord, GameResult, HASH_MB,
+    load_book, play_game, GameConfig, GameRecord, GameResult, CHECK_NODES_NO_BOOK, HASH_MB,
+    RANDOM_PLIES_BOOK, RANDOM_PLIES_NO_BOOK,
 };
 use crate::position::Game;
 use crate::search::Searcher;
 use crate::types::nps;
-use crate::util::{checked_threads, worker_pool};
+use crate::util::{checked_threads, progress_bar, worker_pool};
 
-/// Seconds between two progress lines.
+/// Seconds between two progress lines (when stderr is not a terminal and the bar is hidden).
 const PROGRESS_INTERVAL: Duration = Duration::from_secs(10);
+/// Game indices reserved at each checkpoint: a manifest line every this many games.
+const CHECKPOINT_GAMES: u64 = 256;
 
 /// Command-line arguments of `cutoff datagen`.
 #[derive(clap::Args, Debug, Clone)]
 pub struct Args {
     /// EPD or FEN file of openings (only the first four FEN fields of each line are used).
-    #[arg(long, required_unless_present = "dump")]
+    /// Without it, games start from the start position and random plies.
+    #[arg(long)]
     pub book: Option<PathBuf>,
-    /// Output file of 40-byte records (layout: `cutoff::datagen::record`).
-    #[arg(long, required_unless_present = "dump")]
+    /// Output chunk: `.vf` (viriformat game records) or `.bin` (40-byte records); need not
+    /// exist. Its folder gets a MANIFEST line at each checkpoint and at the end.
+    #[arg(long)]
     pub out: Option<PathBuf>,
-    /// Add to an existing output file: its last partial record (if any) is dropped and game
-    /// numbering goes on after its highest game index, so the same seed gives new games.
+    /// Layout of `--out`: `vf` or `bin` (default: from its extension, which must agree).
+    #[arg(long, value_parser = Format::parse)]
+    pub format: Option<Format>,
+    /// Add to an existing output file: a torn last game is cut off and game numbering goes on
+    /// where the file's games (and its manifest's reserved indices) end.
     #[arg(long)]
     pub append: bool,
-    /// Print a data file as text (`<fen> | <score for White> | <result for White> | ...`) and exit.
-    #[arg(long, conflicts_with_all = ["book", "out"])]
+    /// Print a chunk's positions as text (`<fen> | <score for White> | <result> | ...`) and exit.
+    #[arg(long, conflicts_with_all = ["book", "out", "stats", "convert"])]
     pub dump: Option<PathBuf>,
+    /// Replay every game of these chunks (files or folders) and count them; the last line is
+    /// `<N> games, <M> positions (<K> pass the trainer's default filter)`.
+    #[arg(long, num_args = 1.., conflicts_with_all = ["book", "out", "dump", "convert"])]
+    pub stats: Option<Vec<PathBuf>>,
+    /// Convert a 40-byte `.bin` file into viriformat game records at `--out` (`.vf`).
+    #[arg(long, requires = "out", conflicts_with = "book")]
+    pub convert: Option<PathBuf>,
     /// Number of games to play.
     #[arg(long, conflicts_with = "positions")]
     pub games: Option<u64>,
@@ -49,9 +69,14 @@ pub struct Args {
     /// Soft node limit per move: no new iteration starts past it (the hard limit is 8 times it).
     #[arg(long, default_value_t = 5000)]
     pub nodes: u64,
-    /// Random legal plies after the book position: `K` or a range `MIN-MAX`.
-    #[arg(long, default_value = "2-4", value_parser = parse_ply_range)]
-    pub random_plies: (u32, u32),
+    /// Random legal plies after the opening position: `K` or a range `MIN-MAX` (default 2-4
+    /// after a book position, 8-9 from the start position).
+    #[arg(long, value_parser = parse_ply_range)]
+    pub random_plies: Option<(u32, u32)>,
+    /// Soft node limit of the search that redraws decided openings (over 1000 cp); 0 for none
+    /// (default 4000 without a book, 0 with one).
+    #[arg(long)]
+    pub check_nodes: Option<u64>,
     /// Games played at once.
     #[arg(long, default_value_t = 1)]
     pub threads: usize,
@@ -74,40 +99,17 @@ fn parse_ply_range(text: &str) -> Result<(u32, u32), String> {
     Ok((lo, hi))
 }
 
-/// Counters shared by the workers for the progress line.
-struct Progress {
-    start: Instant,
-    last_report: Instant,
-    games: u64,
-    positions: u64,
-    plies: u64,
-    /// White wins, draws, Black wins.
-    results: [u64; 3],
-}
-
-impl Progress {
-    fn line(&self) -> String {
-        let elapsed = self.start.elapsed();
-        format!(
-            "datagen: {} games, {} positions in {:.0} s ({:.0} positions/s, {:.2} games/s, {:.0} plies/game), +{} ={} -{}",
-            self.games,
-            self.positions,
-            elapsed.as_secs_f64(),
-            nps(self.positions, elapsed),
-            nps(self.games, elapsed),
-            self.plies as f64 / self.games.max(1) as f64,
-            self.results[0],
-            self.results[1],
-            self.results[2],
-        )
-    }
-}
-
-/// `cutoff datagen`: plays and writes games, or with `--dump` prints a data file as text.
+/// `cutoff datagen`: plays and writes games, or reads chunks (`--dump`, `--stats`,
+/// `--convert`).
 pub fn run(args: Args) -> ExitCode {
-    let done = match &args.dump {
-        Some(path) => dump(path),
-        None => generate(&args),
+    let done = if let Some(path) = &args.dump {
+        dump(path)
+    } else if let Some(paths) = &args.stats {
+        stats(paths)
+    } else if let Some(input) = &args.convert {
+        convert(&args, input)
+    } else {
+        generate(&args)
     };
     match done {
         Ok(summary) => {
@@ -123,22 +125,69 @@ pub fn run(args: Args) -> ExitCode {
     }
 }
 
-/// Prints every record of `path` as a text line.
+/// Prints every position of a chunk as a text line.
 fn dump(path: &Path) -> Result<String, String> {
+    match Format::of_path(path) {
+        Some(Format::Bin) => dump_records(path),
+        _ => dump_games(path),
+    }
+}
+
+/// `quiet` or the facts a filter reads, comma-separated.
+fn flags(check: bool, capture: bool, promotion: bool, mate: bool) -> String {
+    let names: Vec<&str> = [
+        (check, "check"),
+        (capture, "capture"),
+        (promotion, "promotion"),
+        (mate, "mate"),
+    ]
+    .iter()
+    .filter_map(|&(set, name)| set.then_some(name))
+    .collect();
+    if names.is_empty() {
+        "quiet".to_string()
+    } else {
+        names.join(",")
+    }
+}
+
+/// A viriformat chunk, position by position:
+/// `<fen> | <score for White> | <result for White> | game G ply P | <move> | <flags>`.
+fn dump_games(path: &Path) -> Result<String, String> {
+    let reader = ChunkReader::open(path).map_err(|e| e.to_string())?;
+    let mut out = std::io::stdout().lock();
+    for (g, game) in reader.enumerate() {
+        let game = game.map_err(|e| e.to_string())?;
+        for p in game_positions(&game) {
+            let line = format!(
+                "{} | {} | {} | game {g} ply {} | {} | {}",
+                Fen::from_position(&p.pos, EnPassantMode::Legal),
+                p.white_score,
+                p.result.label(),
+                p.ply,
+                p.best.to_uci(CastlingMode::Standard),
+                flags(
+                    p.pos.is_check(),
+                    p.best.is_capture(),
+                    p.best.is_promotion(),
+                    crate::types::Score(i32::from(p.white_score)).is_mate()
+                )
+            );
+            if writeln!(out, "{line}").is_err() {
+                return Ok(String::new());
+            }
+        }
+    }
+    Ok(String::new())
+}
+
+/// Prints every record of a 40-byte file as a text line.
+fn dump_records(path: &Path) -> Result<String, String> {
     let bytes = std::fs::read(path).map_err(|e| format!("cannot read {}: {e}", path.display()))?;
     let records = record::decode_all(&bytes).map_err(|e| format!("{}: {e}", path.display()))?;
     let mut out = std::io::stdout().lock();
     for r in &records {
         let pos = r.position()?;
-        let flags: Vec<&str> = [
-            (r.in_check, "check"),
-            (r.capture, "capture"),
-            (r.promotion, "promotion"),
-            (r.mate_score, "mate"),
-        ]
-        .iter()
-        .filter_map(|&(set, name)| set.then_some(name))
-        .collect();
         let line = format!(
             "{} | {} | {:.1} | game {} ply {} | {} | {}",
             Fen::from_position(&pos, EnPassantMode::Legal),
@@ -147,11 +196,7 @@ fn dump(path: &Path) -> Result<String, String> {
             r.game,
             r.ply,
             r.best_move_uci(),
-            if flags.is_empty() {
-                "quiet".to_string()
-            } else {
-                flags.join(",")
-            }
+            flags(r.in_check, r.capture, r.promotion, r.mate_score)
         );
         if writeln!(out, "{line}").is_err() {
             break;
@@ -167,79 +212,316 @@ fn dump(path: &Path) -> Result<String, String> {
     Ok(String::new())
 }
 
-/// Opens the output: a new file, or with `append` an existing one cut back to whole records.
-fn open_output(path: &Path, append: bool) -> Result<(File, Existing), String> {
-    let exists = std::fs::metadata(path).is_ok_and(|m| m.len() > 0);
-    if exists && !append {
-        return Err(format!(
-            "{} exists; pass --append to add to it",
-            path.display()
-        ));
-    }
-    let mut file = OpenOptions::new()
-        .create(true)
-        .read(true)
-        .append(true)
-        .open(path)
-        .map_err(|e| format!("cannot open {}: {e}", path.display()))?;
-    let mut bytes = Vec::new();
-    file.read_to_end(&mut bytes)
-        .map_err(|e| format!("cannot read {}: {e}", path.display()))?;
-    let whole = bytes.len() - bytes.len() % RECORD_BYTES;
-    if whole != bytes.len() {
-        file.set_len(whole as u64)
-            .map_err(|e| format!("cannot truncate {}: {e}", path.display()))?;
-        eprintln!(
-            "datagen: dropped a partial record of {} bytes at the end of {}",
-            bytes.len() - whole,
-            path.display()
-        );
-    }
-    let existing = scan(&bytes[..whole]);
-    Ok((file, existing))
+/// Counts of one or more chunks.
+#[derive(Default)]
+struct Counts {
+    games: u64,
+    positions: u64,
+    passed: u64,
 }
 
-/// Plays the games `args` asks for, appending each finished game's records to `args.out`.
-fn generate(args: &Args) -> Result<String, String> {
-    if args.games.is_none() && args.positions.is_none() {
-        return Err("give --games N or --positions N".into());
-    }
-    let (Some(book_path), Some(out)) = (&args.book, &args.out) else {
-        return Err("give --book and --out (or --dump FILE)".into());
+/// Replays every game of one chunk, reporting its problems on stderr; what it holds up to the
+/// first problem counts.
+fn chunk_stats(path: &Path, filter: &Filter) -> Option<Counts> {
+    let mut reader = match ChunkReader::open(path) {
+        Ok(r) => r,
+        Err(e) => {
+            eprintln!("datagen: {e}; skipped");
+            return None;
+        }
     };
-    let threads = checked_threads(Some(args.threads)).map_err(|e| format!("--threads: {e}"))?;
-    let book = load_book(book_path)?;
-    let (file, existing) = open_output(out, args.append)?;
-    if existing.positions > 0 {
+    let mut c = Counts::default();
+    let mut problem = false;
+    for game in reader.by_ref() {
+        match game {
+            Ok(game) => {
+                c.games += 1;
+                c.positions += game.moves.len() as u64;
+                c.passed += game_positions(&game)
+                    .filter(|p| filter.passes_position(p))
+                    .count() as u64;
+            }
+            Err(e) => {
+                eprintln!("datagen: {e}; the rest of this file is skipped");
+                problem = true;
+            }
+        }
+    }
+    for note in reader.take_notes() {
+        eprintln!("datagen: {}: {note}", path.display());
+    }
+    if reader.splits() > 0 {
         eprintln!(
-            "datagen: {} holds {} positions; games go on from index {}",
-            out.display(),
-            existing.positions,
-            existing.next_game
+            "datagen: {}: {} games split where records do not follow",
+            path.display(),
+            reader.splits()
         );
     }
-    let writer = Mutex::new(BufWriter::new(file));
-    let config = GameConfig {
-        nodes: args.nodes,
-        random_plies: args.random_plies,
+    let manifest = match (manifest::last_entry(path), reader.sha256_hex()) {
+        (None, _) => "no manifest line".to_string(),
+        (Some(_), None) => "not checked against the manifest".to_string(),
+        (Some(e), Some(sha)) if e.sha256 == sha => format!("manifest matches ({})", e.state),
+        (Some(e), Some(_)) if e.state == "running" && c.games >= e.games => format!(
+            "past its manifest's last checkpoint ({} games: a run stopped or still going)",
+            e.games
+        ),
+        (Some(e), Some(_)) => format!(
+            "DIFFERS from its manifest's last line ({}, {} games)",
+            e.state, e.games
+        ),
     };
-    let pool = worker_pool(threads, "datagen").ok_or("cannot start any worker thread")?;
+    println!(
+        "{}: {} games, {} positions ({} pass), {manifest}{}",
+        path.display(),
+        c.games,
+        c.positions,
+        c.passed,
+        if problem {
+            ", read up to a problem"
+        } else {
+            ""
+        }
+    );
+    Some(c)
+}
 
-    let shared = Shared {
-        first_game: existing.next_game,
-        next_game: AtomicU64::new(existing.next_game),
-        written: AtomicU64::new(existing.positions),
-        failed: AtomicBool::new(false),
-        writer,
-        progress: Mutex::new(Progress {
+/// `--stats`: every chunk replayed, the totals last.
+fn stats(paths: &[PathBuf]) -> Result<String, String> {
+    let (chunks, problems) = chunk_paths(paths);
+    for p in problems {
+        eprintln!("datagen: {p}");
+    }
+    let filter = Filter::default();
+    let mut total = Counts::default();
+    for path in &chunks {
+        if let Some(c) = chunk_stats(path, &filter) {
+            total.games += c.games;
+            total.positions += c.positions;
+            total.passed += c.passed;
+        }
+    }
+    Ok(format!(
+        "{} games, {} positions ({} pass the trainer's default filter)",
+        total.games, total.positions, total.passed
+    ))
+}
+
+/// The layout of `--out`: `--format` or the extension, which must agree.
+fn output_format(out: &Path, given: Option<Format>) -> Result<Format, String> {
+    match (Format::of_path(out), given) {
+        (Some(f), None) => Ok(f),
+        (Some(f), Some(g)) if f == g => Ok(f),
+        (Some(f), Some(g)) => Err(format!(
+            "--format {} but {} is named .{} (readers tell the layouts by extension)",
+            g.extension(),
+            out.display(),
+            f.extension()
+        )),
+        (None, _) => Err(format!(
+            "{}: name the output .vf (game records) or .bin (40-byte records)",
+            out.display()
+        )),
+    }
+}
+
+/// The command line as typed, for the manifest.
+fn command_line() -> String {
+    std::env::args()
+        .map(|a| {
+            if a.is_empty() || a.contains([' ', '\t', '\'', '"']) {
+                format!("'{}'", a.replace('\'', "'\\''"))
+            } else {
+                a
+            }
+        })
+        .collect::<Vec<_>>()
+        .join(" ")
+}
+
+/// `--convert IN.bin --out OUT.vf`: the records' games as game records.
+fn convert(args: &Args, input: &Path) -> Result<String, String> {
+    let out = args.out.as_deref().ok_or("give --out")?;
+    if output_format(out, args.format)? != Format::Viri {
+        return Err("--convert writes viriformat: name --out .vf".into());
+    }
+    if Format::of_path(input) != Some(Format::Bin) {
+        return Err(format!(
+            "{}: --convert reads 40-byte .bin files",
+            input.display()
+        ));
+    }
+    let start = Instant::now();
+    let mut reader = ChunkReader::open(input).map_err(|e| e.to_string())?;
+    let (mut writer, _) = ChunkWriter::open(out, Format::Viri, args.append)?;
+    let mut problem = None;
+    for game in reader.by_ref() {
+        match game {
+            Ok(game) => writer
+                .write_scored(&game)
+                .map_err(|e| format!("cannot write {}: {e}", out.display()))?,
+            Err(e) => problem = Some(e),
+        }
+    }
+    for note in reader.take_notes() {
+        eprintln!("datagen: {}: {note}", input.display());
+    }
+    if let Some(e) = &problem {
+        eprintln!("datagen: {e}; the rest of the input is skipped");
+    }
+    let source = manifest::last_entry(input);
+    let run = RunInfo {
+        build: source
+            .as_ref()
+            .map_or("unknown".into(), |e| e.build.clone()),
+        seed: source.as_ref().map_or(0, |e| e.seed),
+        command: command_line(),
+    };
+    let (first, next) = source
+        .as_ref()
+        .map_or((0, 0), |e| (e.first_game, e.next_game));
+    writer
+        .checkpoint(&run, first, next, "converted")
+        .map_err(|e| format!("cannot write the manifest: {e}"))?;
+    let in_bytes = std::fs::metadata(input).map_or(0, |m| m.len());
+    let out_bytes = std::fs::metadata(out).map_or(0, |m| m.len());
+    Ok(format!(
+        "converted {} games, {} positions ({} games split) from {} ({} bytes) to {} ({} bytes) in {:.1} s",
+        writer.games,
+        writer.positions,
+        reader.splits(),
+        input.display(),
+        in_bytes,
+        out.display(),
+        out_bytes,
+        start.elapsed().as_secs_f64()
+    ))
+}
+
+/// `Bench: N` of this build, for the manifest: the bench's node count (about a second).
+fn build_signature() -> String {
+    let totals = crate::bench::bench(crate::bench::DEFAULT_DEPTH, |_, _| {});
+    format!("Bench: {}", totals.nodes)
+}
+
+/// Counters shared by the workers for the progress line.
+struct Progress {
+    start: Instant,
+    last_report: Instant,
+    games: u64,
+    positions: u64,
+    plies: u64,
+    /// White wins, draws, Black wins.
+    results: [u64; 3],
+}
+
+impl Progress {
+    fn new() -> Progress {
+        Progress {
             start: Instant::now(),
             last_report: Instant::now(),
             games: 0,
             positions: 0,
             plies: 0,
             results: [0; 3],
+        }
+    }
+
+    fn rate(&self) -> f64 {
+        nps(self.positions, self.start.elapsed())
+    }
+
+    fn line(&self) -> String {
+        let elapsed = self.start.elapsed();
+        format!(
+            "datagen: {} games, {} positions in {:.0} s ({:.0} positions/s, {:.2} games/s, {:.0} plies/game), +{} ={} -{}",
+            self.games,
+            self.positions,
+            elapsed.as_secs_f64(),
+            self.rate(),
+            nps(self.games, elapsed),
+            self.plies as f64 / self.games.max(1) as f64,
+            self.results[0],
+            self.results[1],
+            self.results[2],
+        )
+    }
+}
+
+/// The game settings `args` asks for, with the defaults that depend on having a book.
+fn game_config(args: &Args, have_book: bool) -> GameConfig {
+    let (plies, check) = if have_book {
+        (RANDOM_PLIES_BOOK, 0)
+    } else {
+        (RANDOM_PLIES_NO_BOOK, CHECK_NODES_NO_BOOK)
+    };
+    GameConfig {
+        nodes: args.nodes,
+        random_plies: args.random_plies.unwrap_or(plies),
+        check_nodes: args.check_nodes.unwrap_or(check),
+    }
+}
+
+/// Plays the games `args` asks for, appending each finished game to `args.out`.
+fn generate(args: &Args) -> Result<String, String> {
+    if args.games.is_none() && args.positions.is_none() {
+        return Err("give --games N or --positions N".into());
+    }
+    let out = args
+        .out
+        .as_deref()
+        .ok_or("give --out FILE (or --dump, --stats, --convert)")?;
+    let format = output_format(out, args.format)?;
+    let threads = checked_threads(Some(args.threads)).map_err(|e| format!("--threads: {e}"))?;
+    let book = match &args.book {
+        Some(path) => load_book(path)?,
+        None => Vec::new(),
+    };
+    let config = game_config(args, args.book.is_some());
+    let (writer, resume) = ChunkWriter::open(out, format, args.append)?;
+    if resume.cut_bytes > 0 {
+        eprintln!(
+            "datagen: cut a torn last game of {} bytes from the end of {}",
+            resume.cut_bytes,
+            out.display()
+        );
+    }
+    if resume.positions > 0 {
+        eprintln!(
+            "datagen: {} holds {} positions; games go on from index {}",
+            out.display(),
+            resume.positions,
+            resume.next_game
+        );
+    }
+    let run = RunInfo {
+        build: build_signature(),
+        seed: args.seed,
+        command: command_line(),
+    };
+    let pool = worker_pool(threads, "datagen").ok_or("cannot start any worker thread")?;
+    let bar = match (args.games, args.positions) {
+        (Some(n), _) => progress_bar(n, "games"),
+        (None, n) => {
+            let bar = progress_bar(n.unwrap_or(0), "positions");
+            bar.set_position(resume.positions.min(n.unwrap_or(0)));
+            bar
+        }
+    };
+    let shared = Shared {
+        run,
+        chunk_first: resume.first_game,
+        run_first: resume.next_game,
+        ledger: Mutex::new(Ledger {
+            next: resume.next_game,
+            reserved_end: resume.next_game,
         }),
+        written: AtomicU64::new(resume.positions),
+        failed: AtomicBool::new(false),
+        writer: Mutex::new(writer),
+        progress: Mutex::new(Progress::new()),
         error: Mutex::new(None),
+        bar,
+        games_bar: args.games.is_some(),
     };
     pool.scope(|scope| {
         // As many workers as the pool could get.
@@ -247,55 +529,38 @@ fn generate(args: &Args) -> Result<String, String> {
             scope.spawn(|_| shared.work(args, &book, &config));
         }
     });
-    let Shared {
-        written,
-        progress,
-        error,
-        ..
-    } = shared;
-    if let Some(e) = error.into_inner().unwrap() {
-        return Err(e);
-    }
-    let p = progress.into_inner().unwrap();
-    eprintln!("{}", p.line());
-    Ok(format!(
-        "wrote {} positions from {} games to {} in {:.1} s ({} in the file)",
-        p.positions,
-        p.games,
-        out.display(),
-        p.start.elapsed().as_secs_f64(),
-        written.into_inner()
-    ))
+    shared.finish(out)
+}
+
+/// Game indices handed out, and how far the manifest has reserved them.
+struct Ledger {
+    next: u64,
+    reserved_end: u64,
 }
 
 /// What the workers of one run share.
 struct Shared {
-    first_game: u64,
-    next_game: AtomicU64,
+    run: RunInfo,
+    /// The chunk's first game index (earlier runs included) and this run's.
+    chunk_first: u64,
+    run_first: u64,
+    ledger: Mutex<Ledger>,
     /// Positions in the file, those there before the run included.
     written: AtomicU64,
     failed: AtomicBool,
-    writer: Mutex<BufWriter<File>>,
+    writer: Mutex<ChunkWriter>,
     progress: Mutex<Progress>,
     error: Mutex<Option<String>>,
+    bar: ProgressBar,
+    /// Whether the bar counts games (`--games`) or positions in the file (`--positions`).
+    games_bar: bool,
 }
 
 impl Shared {
     /// One worker: plays games until the run's target is met, writing each game whole.
     fn work(&self, args: &Args, book: &[Game], config: &GameConfig) {
         let mut searcher = Searcher::new(HASH_MB);
-        loop {
-            if self.failed.load(Ordering::Relaxed)
-                || args
-                    .positions
-                    .is_some_and(|n| self.written.load(Ordering::Relaxed) >= n)
-            {
-                return;
-            }
-            let index = self.next_game.fetch_add(1, Ordering::Relaxed);
-            if args.games.is_some_and(|n| index - self.first_game >= n) {
-                return;
-            }
+        while let Some(index) = self.claim(args) {
             let Some(record) = play_game(&mut searcher, book, config, args.seed, index) else {
                 continue;
             };
@@ -305,22 +570,50 @@ impl Shared {
         }
     }
 
-    /// Appends a finished game and counts it; false once writing failed.
-    fn write(&self, record: &GameRecord) -> bool {
-        let mut bytes = Vec::with_capacity(record.records.len() * RECORD_BYTES);
-        for r in &record.records {
-            bytes.extend_from_slice(&r.encode());
-        }
+    fn fail(&self, message: String) {
+        *self.error.lock().unwrap() = Some(message);
+        self.failed.store(true, Ordering::Relaxed);
+    }
+
+    /// The next game index to play, or `None` once the target is met. Crossing the end of the
+    /// reserved indices writes a checkpoint line reserving the next block first, so a killed
+    /// run's manifest always covers every index it used.
+    fn claim(&self, args: &Args) -> Option<u64> {
+        let mut ledger = self.ledger.lock().unwrap();
+        if self.failed.load(Ordering::Relaxed)
+            || args
+                .positions
+                .is_some_and(|n| self.written.load(Ordering::Relaxed) >= n)
+            || args
+                .games
+                .is_some_and(|n| ledger.next - self.run_first >= n)
         {
-            let mut w = self.writer.lock().unwrap();
-            if let Err(e) = w.write_all(&bytes).and_then(|_| w.flush()) {
-                *self.error.lock().unwrap() = Some(format!("write failed: {e}"));
-                self.failed.store(true, Ordering::Relaxed);
-                return false;
+            return None;
+        }
+        let index = ledger.next;
+        ledger.next += 1;
+        if index >= ledger.reserved_end {
+            ledger.reserved_end = index + CHECKPOINT_GAMES;
+            let writer = self.writer.lock().unwrap();
+            if let Err(e) =
+                writer.checkpoint(&self.run, self.chunk_first, ledger.reserved_end, "running")
+            {
+                drop(writer);
+                self.fail(format!("cannot write the manifest: {e}"));
+                return None;
             }
         }
+        Some(index)
+    }
+
+    /// Appends a finished game and counts it; false once writing failed.
+    fn write(&self, record: &GameRecord) -> bool {
+        if let Err(e) = self.writer.lock().unwrap().write_game(record) {
+            self.fail(format!("write failed: {e}"));
+            return false;
+        }
         let n = record.records.len() as u64;
-        self.written.fetch_add(n, Ordering::Relaxed);
+        let in_file = self.written.fetch_add(n, Ordering::Relaxed) + n;
         let mut p = self.progress.lock().unwrap();
         p.games += 1;
         p.positions += n;
@@ -330,11 +623,53 @@ impl Shared {
             GameResult::Draw => 1,
             GameResult::BlackWins => 2,
         }] += 1;
-        if p.last_report.elapsed() >= PROGRESS_INTERVAL {
-            p.last_report = Instant::now();
-            eprintln!("{}", p.line());
+        if self.bar.is_hidden() {
+            if p.last_report.elapsed() >= PROGRESS_INTERVAL {
+                p.last_report = Instant::now();
+                eprintln!("{}", p.line());
+            }
+        } else {
+            if self.games_bar {
+                self.bar.inc(1);
+            } else {
+                self.bar.set_position(in_file);
+            }
+            self.bar.set_message(format!(
+                "{} positions, {:.0} positions/s, +{} ={} -{}",
+                p.positions,
+                p.rate(),
+                p.results[0],
+                p.results[1],
+                p.results[2]
+            ));
         }
         true
+    }
+
+    /// The final manifest line and the summary.
+    fn finish(self, out: &Path) -> Result<String, String> {
+        self.bar.finish_and_clear();
+        let next = self.ledger.into_inner().unwrap().next;
+        let writer = self.writer.into_inner().unwrap();
+        let error = self.error.into_inner().unwrap();
+        let state = if error.is_some() { "failed" } else { "done" };
+        let manifest = writer.checkpoint(&self.run, self.chunk_first, next, state);
+        if let Some(e) = error {
+            return Err(e);
+        }
+        manifest.map_err(|e| format!("cannot write the manifest: {e}"))?;
+        let p = self.progress.into_inner().unwrap();
+        eprintln!("{}", p.line());
+        Ok(format!(
+            "wrote {} positions from {} games to {} in {:.1} s ({} in the file, {}; {})",
+            p.positions,
+            p.games,
+            out.display(),
+            p.start.elapsed().as_secs_f64(),
+            writer.positions,
+            self.run.build,
+            manifest::manifest_path(out).display()
+        ))
     }
 }
 

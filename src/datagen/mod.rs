@@ -4,18 +4,31 @@
 //! writes the file.
 //!
 //! Each game starts from a book opening plus a few random legal plies (so that games differ even
-//! when the book repeats itself), then both sides search every move to the same soft node limit:
+//! when the book repeats itself), or without a book from the start position plus 8 or 9 random
+//! plies; an opening a short check search finds already decided (beyond [`DECIDED_SCORE`]) is
+//! drawn again. Then both sides search every move to the same soft node limit:
 //! a new iteration starts only below it, so each move ends on a completed depth. Every searched
 //! position is written, with the facts a reader filters on (in check, capture or promotion, mate
 //! score, ply); nothing is filtered by today's evaluation. Every game is a pure function of (seed,
 //! game index), whatever the thread count. Games are written whole, so an interrupted run keeps
 //! every finished game, and `--append` continues a file where its game indices end.
+//!
+//! Files come in two layouts: viriformat game records (`.vf`, [`viriformat`]), the default, and
+//! the older 40-byte position records (`.bin`, [`record`]); [`chunk`] reads both as games,
+//! [`training`] streams their positions to a trainer, [`output`] writes them and [`manifest`]
+//! records what made each file.
 
+pub mod chunk;
+pub mod manifest;
+pub mod output;
 pub mod record;
+pub mod sha256;
+pub mod training;
+pub mod viriformat;
 
 use std::path::Path;
 
-use shakmaty::{CastlingMode, Color, Position};
+use shakmaty::{CastlingMode, Chess, Color, Position};
 
 use crate::position::{read_fen, FenPolicy, Game};
 pub use crate::rng::Rng;
@@ -23,6 +36,7 @@ use crate::search::{Limits, Searcher};
 use crate::types::Score;
 use crate::util::read_lines;
 use record::{Record, RECORD_BYTES};
+use viriformat::ScoredGame;
 
 /// Transposition table per worker. A few thousand nodes per move never fill it; a small table
 /// is also cheap to clear before every game.
@@ -40,9 +54,19 @@ pub const DRAW_PLIES: u32 = 12;
 pub const MAX_GAME_PLIES: u32 = 400;
 /// The hard node limit of a move is this many times the soft one (a runaway iteration stops).
 const HARD_NODES_FACTOR: u64 = 8;
-/// A random ply that ends the game (or leaves no move) is retried with a new opening at most
-/// this many times.
+/// An opening whose random plies end the game (or leave no move), or that the check search
+/// finds decided, is drawn again at most this many times.
 const OPENING_ATTEMPTS: u32 = 32;
+/// An opening the check search scores beyond this (centipawns, either side) is already decided
+/// and drawn again, as strong engines' datagen does.
+pub const DECIDED_SCORE: i32 = 1000;
+/// Random plies from the start position when no book is given (8 or 9 balances the sides to
+/// move, as Viridithas does).
+pub const RANDOM_PLIES_NO_BOOK: (u32, u32) = (8, 9);
+/// Random plies after a book position.
+pub const RANDOM_PLIES_BOOK: (u32, u32) = (2, 4);
+/// Soft node limit of the check search when no book is given.
+pub const CHECK_NODES_NO_BOOK: u64 = 4000;
 
 /// A finished game's result.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -82,8 +106,10 @@ impl GameResult {
 /// What one game produced.
 #[derive(Clone, Debug)]
 pub struct GameRecord {
-    /// Every searched position, in game order, labelled with the result.
+    /// Every searched position, in game order, labelled with the result (40-byte records).
     pub records: Vec<Record>,
+    /// The same game as a start position and the moves played with their scores (viriformat).
+    pub game: ScoredGame,
     pub result: GameResult,
     /// Plies searched (after the opening).
     pub plies: u32,
@@ -94,6 +120,27 @@ pub struct GameRecord {
 pub struct GameConfig {
     pub nodes: u64,
     pub random_plies: (u32, u32),
+    /// Soft node limit of the search that checks an opening is not decided; 0 checks nothing.
+    pub check_nodes: u64,
+}
+
+impl Default for GameConfig {
+    fn default() -> Self {
+        GameConfig {
+            nodes: 5000,
+            random_plies: RANDOM_PLIES_BOOK,
+            check_nodes: 0,
+        }
+    }
+}
+
+/// The limits of a search to a soft node limit (the hard one [`HARD_NODES_FACTOR`] times it).
+fn node_limits(nodes: u64) -> Limits {
+    Limits {
+        soft_nodes: Some(nodes),
+        nodes: Some(nodes.saturating_mul(HARD_NODES_FACTOR)),
+        ..Limits::default()
+    }
 }
 
 /// Reads openings: one position per line, first four FEN fields (clocks reset), read as GUIs
@@ -117,12 +164,22 @@ pub fn load_book(path: &Path) -> Result<Vec<Game>, String> {
     Ok(games)
 }
 
-/// A book position followed by random legal plies, or `None` when every attempt ran into the
-/// end of the game.
-fn opening(book: &[Game], config: &GameConfig, rng: &mut Rng) -> Option<Game> {
+/// A book position (the start position when the book is empty) followed by random legal
+/// plies, checked by a short search when `config.check_nodes` is set; `None` when every
+/// attempt ran into the end of the game or a decided position.
+fn opening(
+    searcher: &mut Searcher,
+    book: &[Game],
+    config: &GameConfig,
+    rng: &mut Rng,
+) -> Option<Game> {
     let (lo, hi) = config.random_plies;
     'attempt: for _ in 0..OPENING_ATTEMPTS {
-        let mut game = book[rng.below(book.len())].clone();
+        let mut game = if book.is_empty() {
+            Game::default()
+        } else {
+            book[rng.below(book.len())].clone()
+        };
         let plies = lo + rng.below((hi - lo + 1) as usize) as u32;
         for _ in 0..plies {
             let moves = game.root.legal_moves();
@@ -131,9 +188,17 @@ fn opening(book: &[Game], config: &GameConfig, rng: &mut Rng) -> Option<Game> {
             }
             game.play(moves[rng.below(moves.len())]);
         }
-        if !game.root.legal_moves().is_empty() {
-            return Some(game);
+        if game.root.legal_moves().is_empty() {
+            continue;
         }
+        if config.check_nodes > 0 {
+            searcher.clear();
+            let outcome = searcher.run(&game, &node_limits(config.check_nodes));
+            if outcome.score.0.abs() > DECIDED_SCORE {
+                continue;
+            }
+        }
+        return Some(game);
     }
     None
 }
@@ -152,15 +217,13 @@ pub fn play_game(
     index: u64,
 ) -> Option<GameRecord> {
     let mut rng = Rng::for_game(seed, index);
-    let mut game = opening(book, config, &mut rng)?;
+    let mut game = opening(searcher, book, config, &mut rng)?;
     searcher.clear();
-    let limits = Limits {
-        soft_nodes: Some(config.nodes),
-        nodes: Some(config.nodes.saturating_mul(HARD_NODES_FACTOR)),
-        ..Limits::default()
-    };
+    let limits = node_limits(config.nodes);
+    let start: Chess = game.root.clone();
 
     let mut records = Vec::new();
+    let mut played = Vec::new();
     let mut winning_plies = 0;
     let mut winning_side = Color::White;
     let mut drawish_plies = 0;
@@ -189,7 +252,9 @@ pub fn play_game(
         };
         let score = outcome.score;
 
-        records.push(Record::new(pos, score, &best, plies, index));
+        let record = Record::new(pos, score, &best, plies, index);
+        played.push((best, record.score));
+        records.push(record);
 
         // Adjudication, from the searching side's score.
         if score.0.abs() >= WIN_SCORE {
@@ -227,6 +292,11 @@ pub fn play_game(
     }
     Some(GameRecord {
         records,
+        game: ScoredGame {
+            start,
+            moves: played,
+            result,
+        },
         result,
         plies,
     })

@@ -19,7 +19,7 @@
 //! | 30     | half-move clock (capped at 255) |
 //! | 31     | 0 (reserved) |
 //! | 32..34 | searched plies since the opening before this position (u16) |
-//! | 34..36 | best move: from + 64·to + 4096·promotion role (0 none) |
+//! | 34..36 | best move: from + 64·to + 4096·promotion role (0 none); castling as king takes rook (e1h1) |
 //! | 36..40 | game index under the run's seed (u32), so appended runs continue the stream |
 
 use shakmaty::{
@@ -192,8 +192,8 @@ impl Record {
         Chess::from_setup(setup, CastlingMode::Standard).map_err(|e| e.to_string())
     }
 
-    /// The best move in UCI notation (`e2e4`, `e7e8q`; castling as king to its target square
-    /// is not distinguished from other king moves here: it is the king's from/to squares).
+    /// The best move in UCI notation (`e2e4`, `e7e8q`; castling as king takes rook, `e1h1`,
+    /// since the record stores shakmaty's `Move::to()`, the rook's square for castling).
     pub fn best_move_uci(&self) -> String {
         let from = Square::new(u32::from(self.best_move & 63));
         let to = Square::new(u32::from((self.best_move >> 6) & 63));

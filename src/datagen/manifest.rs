@@ -1,0 +1,158 @@
+//! `MANIFEST`: what made each data file, one tab-separated line per chunk per checkpoint,
+//! appended in the chunks' folder. The last line of a file name describes it; earlier lines
+//! are its checkpoints (a killed run keeps the line of its last checkpoint).
+//!
+//! Fields: file name, build signature (`Bench: N`), seed, game indices `FIRST..NEXT`, games in
+//! the file, positions, SHA-256 of the file at that moment, `running` or `done`, and the
+//! command line. `NEXT` is where a later `--append` goes on: every game index below it is in
+//! the file or was given up (a run reserves indices ahead at each checkpoint, so that appending
+//! after a kill can never repeat a game that the file already holds).
+
+use std::fs::OpenOptions;
+use std::io::Write;
+use std::path::{Path, PathBuf};
+
+/// The manifest's file name, in the folder of the chunks it describes.
+pub const MANIFEST_NAME: &str = "MANIFEST";
+
+const HEADER: &str =
+    "# file\tbuild\tseed\tgame indices\tgames\tpositions\tsha256\tstate\tcommand\n";
+
+/// One manifest line.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Entry {
+    /// The chunk's file name (no folder).
+    pub file: String,
+    /// `Bench: N` of the engine that played the games.
+    pub build: String,
+    pub seed: u64,
+    pub first_game: u64,
+    /// Game indices at and above this were never used for the file.
+    pub next_game: u64,
+    pub games: u64,
+    pub positions: u64,
+    pub sha256: String,
+    /// `running` at a checkpoint, `done` at the end of a run.
+    pub state: String,
+    pub command: String,
+}
+
+impl Entry {
+    pub fn to_line(&self) -> String {
+        let clean = |s: &str| s.replace(['\t', '\n', '\r'], " ");
+        format!(
+            "{}\t{}\t{}\t{}..{}\t{}\t{}\t{}\t{}\t{}\n",
+            clean(&self.file),
+            clean(&self.build),
+            self.seed,
+            self.first_game,
+            self.next_game,
+            self.games,
+            self.positions,
+            self.sha256,
+            clean(&self.state),
+            clean(&self.command)
+        )
+    }
+
+    /// Reads a line back; `None` for comments and lines that do not parse.
+    pub fn parse(line: &str) -> Option<Entry> {
+        if line.starts_with('#') {
+            return None;
+        }
+        let f: Vec<&str> = line.trim_end_matches(['\n', '\r']).split('\t').collect();
+        if f.len() != 9 {
+            return None;
+        }
+        let (first, next) = f[3].split_once("..")?;
+        Some(Entry {
+            file: f[0].to_string(),
+            build: f[1].to_string(),
+            seed: f[2].parse().ok()?,
+            first_game: first.parse().ok()?,
+            next_game: next.parse().ok()?,
+            games: f[4].parse().ok()?,
+            positions: f[5].parse().ok()?,
+            sha256: f[6].to_string(),
+            state: f[7].to_string(),
+            command: f[8].to_string(),
+        })
+    }
+}
+
+/// The manifest beside `chunk`.
+pub fn manifest_path(chunk: &Path) -> PathBuf {
+    let dir = match chunk.parent() {
+        Some(d) if !d.as_os_str().is_empty() => d,
+        _ => Path::new("."),
+    };
+    dir.join(MANIFEST_NAME)
+}
+
+/// Appends `entry` to the manifest beside `chunk` in one write (a header first when the
+/// manifest is new), so a killed run never leaves half a line.
+pub fn append(chunk: &Path, entry: &Entry) -> std::io::Result<()> {
+    let path = manifest_path(chunk);
+    let mut file = OpenOptions::new().create(true).append(true).open(&path)?;
+    let mut text = String::new();
+    if file.metadata()?.len() == 0 {
+        text.push_str(HEADER);
+    }
+    text.push_str(&entry.to_line());
+    file.write_all(text.as_bytes())
+}
+
+/// The last complete line for the file name of `chunk`, if its manifest has one.
+pub fn last_entry(chunk: &Path) -> Option<Entry> {
+    let name = chunk.file_name()?.to_str()?;
+    let text = std::fs::read_to_string(manifest_path(chunk)).ok()?;
+    text.split_inclusive('\n')
+        .filter(|l| l.ends_with('\n'))
+        .filter_map(Entry::parse)
+        .rfind(|e| e.file == name)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn entry(file: &str, next: u64) -> Entry {
+        Entry {
+            file: file.into(),
+            build: "Bench: 2266636".into(),
+            seed: 7,
+            first_game: 0,
+            next_game: next,
+            games: 3,
+            positions: 300,
+            sha256: "ab".repeat(32),
+            state: "done".into(),
+            command: "cutoff datagen --out a.vf\t--seed 7".into(),
+        }
+    }
+
+    #[test]
+    fn lines_read_back_and_the_last_line_of_a_file_wins() {
+        let dir = std::env::temp_dir().join(format!("cutoff-manifest-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        std::fs::create_dir_all(&dir).unwrap();
+        let chunk = dir.join("a.vf");
+        append(&chunk, &entry("a.vf", 256)).unwrap();
+        append(&dir.join("b.vf"), &entry("b.vf", 9)).unwrap();
+        append(&chunk, &entry("a.vf", 512)).unwrap();
+        // A torn last line (a kill in the middle of a write) is not read.
+        let mut f = OpenOptions::new()
+            .append(true)
+            .open(dir.join(MANIFEST_NAME))
+            .unwrap();
+        f.write_all(b"a.vf\tBench: 1\t7\t0..999").unwrap();
+        let last = last_entry(&chunk).unwrap();
+        assert_eq!(last.next_game, 512);
+        assert_eq!(last.command, "cutoff datagen --out a.vf --seed 7");
+        let text = std::fs::read_to_string(dir.join(MANIFEST_NAME)).unwrap();
+        assert!(text.starts_with("# file\t"));
+        assert_eq!(text.matches("# file").count(), 1);
+        assert_eq!(last_entry(&dir.join("c.vf")), None);
+        let _ = std::fs::remove_dir_all(&dir);
+    }
+}

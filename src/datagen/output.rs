@@ -1,0 +1,277 @@
+//! Writing a chunk: each finished game in one write of its whole bytes, straight to the file
+//! (no buffer left behind), so a run killed at any moment leaves whole games and at most a
+//! torn last one, which readers drop and `--append` cuts. The file's SHA-256 is kept running
+//! for the manifest.
+
+use std::fs::{File, OpenOptions};
+use std::io::{Read, Seek, SeekFrom, Write};
+use std::path::{Path, PathBuf};
+
+use super::chunk::Format;
+use super::manifest::{self, Entry};
+use super::sha256::Sha256;
+use super::viriformat::{GameReader, ReadErrorKind, ScoredGame};
+use super::{scan, GameRecord};
+
+/// What an existing chunk holds when a run goes on with it.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Resume {
+    pub games: u64,
+    pub positions: u64,
+    /// The first game index of the chunk (from its manifest line).
+    pub first_game: u64,
+    /// Where game numbering goes on.
+    pub next_game: u64,
+    /// Bytes of a torn last game (or record) cut from the end.
+    pub cut_bytes: u64,
+}
+
+/// An open chunk being written.
+pub struct ChunkWriter {
+    path: PathBuf,
+    format: Format,
+    file: File,
+    sha: Sha256,
+    pub games: u64,
+    pub positions: u64,
+}
+
+/// The whole games at the start of a viriformat file's bytes: (games, positions, bytes they
+/// take); an error for a corrupt game (a torn tail only ends the count).
+fn whole_viri_games(bytes: &[u8]) -> Result<(u64, u64, u64), String> {
+    let mut reader = GameReader::new(bytes);
+    let (mut games, mut positions, mut end) = (0, 0, 0);
+    while let Some(game) = reader.next() {
+        match game {
+            Ok(g) => {
+                games += 1;
+                positions += g.moves.len() as u64;
+            }
+            Err(e) if e.kind == ReadErrorKind::Torn => return Ok((games, positions, end)),
+            Err(e) => return Err(e.to_string()),
+        }
+        end = reader.offset();
+    }
+    Ok((games, positions, end))
+}
+
+impl ChunkWriter {
+    /// Opens `path` for a run: a new file, or with `append` an existing one, its torn tail cut
+    /// off and its game numbering taken from its manifest line (viriformat keeps no game
+    /// index) or, for 40-byte files, from its records.
+    pub fn open(
+        path: &Path,
+        format: Format,
+        append: bool,
+    ) -> Result<(ChunkWriter, Resume), String> {
+        let shown = path.display();
+        let exists = std::fs::metadata(path).is_ok_and(|m| m.len() > 0);
+        if exists && !append {
+            return Err(format!("{shown} exists; pass --append to add to it"));
+        }
+        let mut file = OpenOptions::new()
+            .create(true)
+            .read(true)
+            .write(true)
+            .truncate(false)
+            .open(path)
+            .map_err(|e| format!("cannot open {shown}: {e}"))?;
+        let mut bytes = Vec::new();
+        file.read_to_end(&mut bytes)
+            .map_err(|e| format!("cannot read {shown}: {e}"))?;
+        let last = manifest::last_entry(path);
+        let mut resume = Resume::default();
+        let whole = match format {
+            Format::Viri => {
+                let (games, positions, end) = whole_viri_games(&bytes)
+                    .map_err(|e| format!("{shown}: {e}; not adding to it"))?;
+                resume.games = games;
+                resume.positions = positions;
+                if games > 0 && last.is_none() {
+                    return Err(format!(
+                        "{shown} has no line in {}: where its game indices end is unknown (use a new file)",
+                        manifest::manifest_path(path).display()
+                    ));
+                }
+                end as usize
+            }
+            Format::Bin => {
+                let whole = bytes.len() - bytes.len() % super::RECORD_BYTES;
+                let existing = scan(&bytes[..whole]);
+                resume.positions = existing.positions;
+                resume.next_game = existing.next_game;
+                whole
+            }
+        };
+        if let Some(e) = &last {
+            resume.next_game = resume.next_game.max(e.next_game);
+            resume.first_game = e.first_game;
+        } else {
+            resume.first_game = resume.next_game;
+        }
+        resume.cut_bytes = (bytes.len() - whole) as u64;
+        if whole != bytes.len() {
+            file.set_len(whole as u64)
+                .map_err(|e| format!("cannot truncate {shown}: {e}"))?;
+        }
+        file.seek(SeekFrom::End(0))
+            .map_err(|e| format!("cannot seek {shown}: {e}"))?;
+        let mut sha = Sha256::new();
+        sha.update(&bytes[..whole]);
+        let writer = ChunkWriter {
+            path: path.to_path_buf(),
+            format,
+            file,
+            sha,
+            games: resume.games,
+            positions: resume.positions,
+        };
+        Ok((writer, resume))
+    }
+
+    pub fn path(&self) -> &Path {
+        &self.path
+    }
+
+    /// Appends a finished game in one write.
+    pub fn write_game(&mut self, record: &GameRecord) -> std::io::Result<()> {
+        match self.format {
+            Format::Viri => self.write_scored(&record.game),
+            Format::Bin => {
+                let bytes: Vec<u8> = record.records.iter().flat_map(|r| r.encode()).collect();
+                self.write_bytes(&bytes, record.records.len())
+            }
+        }
+    }
+
+    /// Appends a game to a viriformat chunk in one write (the converter's way in).
+    pub fn write_scored(&mut self, game: &ScoredGame) -> std::io::Result<()> {
+        if self.format != Format::Viri {
+            return Err(std::io::Error::other(
+                "a 40-byte chunk takes records, not games",
+            ));
+        }
+        let mut bytes = Vec::with_capacity(game.encoded_len());
+        game.encode(&mut bytes);
+        self.write_bytes(&bytes, game.moves.len())
+    }
+
+    fn write_bytes(&mut self, bytes: &[u8], positions: usize) -> std::io::Result<()> {
+        self.file.write_all(bytes)?;
+        self.sha.update(bytes);
+        self.games += 1;
+        self.positions += positions as u64;
+        Ok(())
+    }
+
+    /// The file's SHA-256 as written so far.
+    pub fn sha256_hex(&self) -> String {
+        self.sha.hex()
+    }
+
+    /// Forces the written games to disk (at checkpoints, so a manifest line never describes
+    /// bytes a crash could lose).
+    pub fn sync(&self) -> std::io::Result<()> {
+        self.file.sync_data()
+    }
+
+    /// A manifest line for the chunk as it is now.
+    pub fn entry(&self, run: &RunInfo, first_game: u64, next_game: u64, state: &str) -> Entry {
+        Entry {
+            file: self
+                .path
+                .file_name()
+                .map_or_else(String::new, |n| n.to_string_lossy().into_owned()),
+            build: run.build.clone(),
+            seed: run.seed,
+            first_game,
+            next_game,
+            games: self.games,
+            positions: self.positions,
+            sha256: self.sha256_hex(),
+            state: state.to_string(),
+            command: run.command.clone(),
+        }
+    }
+
+    /// Syncs the file and appends its manifest line.
+    pub fn checkpoint(
+        &self,
+        run: &RunInfo,
+        first_game: u64,
+        next_game: u64,
+        state: &str,
+    ) -> std::io::Result<()> {
+        self.sync()?;
+        manifest::append(&self.path, &self.entry(run, first_game, next_game, state))
+    }
+}
+
+/// What every manifest line of a run repeats.
+#[derive(Clone, Debug)]
+pub struct RunInfo {
+    /// `Bench: N` of this build.
+    pub build: String,
+    pub seed: u64,
+    pub command: String,
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::datagen::{play_game, GameConfig};
+    use crate::search::Searcher;
+
+    fn temp(name: &str) -> PathBuf {
+        let dir = std::env::temp_dir().join(format!("cutoff-output-{}-{name}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        std::fs::create_dir_all(&dir).unwrap();
+        dir
+    }
+
+    #[test]
+    fn append_cuts_a_torn_game_and_goes_on_after_the_reserved_indices() {
+        let dir = temp("append");
+        let path = dir.join("c.vf");
+        let run = RunInfo {
+            build: "Bench: 1".into(),
+            seed: 2,
+            command: "test".into(),
+        };
+        let config = GameConfig {
+            nodes: 100,
+            ..GameConfig::default()
+        };
+        let mut searcher = Searcher::new(1);
+        let (mut w, resume) = ChunkWriter::open(&path, Format::Viri, false).unwrap();
+        assert_eq!(resume, Resume::default());
+        w.checkpoint(&run, 0, 256, "running").unwrap();
+        let mut positions = 0;
+        for i in 0..2 {
+            let g = play_game(&mut searcher, &[], &config, 2, i).unwrap();
+            positions += g.records.len() as u64;
+            w.write_game(&g).unwrap();
+        }
+        let sha = w.sha256_hex();
+        drop(w);
+        assert_eq!(
+            sha,
+            super::super::sha256::sha256_hex(&std::fs::read(&path).unwrap())
+        );
+        // A torn third game.
+        let mut f = OpenOptions::new().append(true).open(&path).unwrap();
+        f.write_all(&[1, 2, 3, 4, 5, 6, 7, 8, 9]).unwrap();
+        drop(f);
+        assert!(
+            ChunkWriter::open(&path, Format::Viri, false).is_err(),
+            "exists"
+        );
+        let (w, resume) = ChunkWriter::open(&path, Format::Viri, true).unwrap();
+        assert_eq!(resume.games, 2);
+        assert_eq!(resume.positions, positions);
+        assert_eq!(resume.next_game, 256, "after the reserved indices");
+        assert_eq!(resume.cut_bytes, 9);
+        assert_eq!(w.sha256_hex(), sha);
+        let _ = std::fs::remove_dir_all(&dir);
+    }
+}

@@ -1,0 +1,408 @@
+//! Training data at scale: the viriformat game records `cutoff datagen` writes, read back by
+//! `--stats`, `--dump`, the converter and the training reader; a torn chunk skipped by name;
+//! a run killed with SIGKILL keeping every finished game.
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+use std::time::{Duration, Instant};
+
+use cutoff::datagen::chunk::ChunkReader;
+use cutoff::datagen::manifest;
+use cutoff::datagen::record::decode_all;
+use cutoff::datagen::training::{
+    game_positions, Filter, ReaderConfig, TrainingPosition, TrainingReader,
+};
+use cutoff::datagen::viriformat::{GameReader, ReadErrorKind, ScoredGame};
+use shakmaty::{CastlingMode, EnPassantMode, Position};
+
+const BIN: &str = env!("CARGO_BIN_EXE_cutoff");
+
+/// The 20 games of `selfplay-sample.bin` (1,927 records), converted by
+/// `cutoff datagen --convert tests/data/selfplay-sample.bin --out selfplay-sample.vf`.
+const SAMPLE_VF: &[u8] = include_bytes!("data/selfplay-sample.vf");
+const SAMPLE_BIN: &[u8] = include_bytes!("data/selfplay-sample.bin");
+
+fn data(name: &str) -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("tests/data")
+        .join(name)
+}
+
+/// A fresh folder of its own for a test.
+fn temp_dir(name: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("cutoff-datagen-{}-{name}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    dir
+}
+
+fn cutoff(args: &[&str]) -> Output {
+    Command::new(BIN).args(args).output().unwrap()
+}
+
+fn text(bytes: &[u8]) -> String {
+    String::from_utf8_lossy(bytes).into_owned()
+}
+
+fn games_of(bytes: &[u8]) -> Vec<ScoredGame> {
+    GameReader::new(bytes)
+        .collect::<Result<Vec<_>, _>>()
+        .unwrap()
+}
+
+#[test]
+fn the_committed_viriformat_sample_replays_legally_as_its_forty_byte_records() {
+    let games = games_of(SAMPLE_VF);
+    assert_eq!(games.len(), 20);
+    let records = decode_all(SAMPLE_BIN).unwrap();
+    let positions: Vec<TrainingPosition> = games.iter().flat_map(game_positions).collect();
+    assert_eq!(positions.len(), 1927);
+    assert_eq!(positions.len(), records.len());
+    let key = |pos: &shakmaty::Chess| {
+        let fen = shakmaty::fen::Fen::from_position(pos, EnPassantMode::Legal).to_string();
+        fen.split(' ').take(5).collect::<Vec<_>>().join(" ")
+    };
+    for (i, (p, r)) in positions.iter().zip(&records).enumerate() {
+        assert_eq!(key(&p.pos), key(&r.position().unwrap()), "position {i}");
+        assert_eq!(p.white_score, r.score, "position {i}");
+        assert_eq!(p.result.white_score(), r.result, "position {i}");
+        assert_eq!(p.pos.is_check(), r.in_check, "position {i}");
+        // Both layouts store castling as king takes rook (e1h1).
+        let uci = p.best.to_uci(CastlingMode::Chess960).to_string();
+        assert_eq!(uci, r.best_move_uci(), "position {i}");
+        assert!(p.pos.is_legal(p.best), "position {i}");
+    }
+    let castles = positions
+        .iter()
+        .filter(|p| matches!(p.best, shakmaty::Move::Castle { .. }))
+        .count();
+    assert!(castles > 0, "the sample has castling moves");
+    // Every game ends where its last move leaves it: the next game is a new start.
+    let mut encoded = Vec::new();
+    for g in &games {
+        g.encode(&mut encoded);
+    }
+    assert_eq!(encoded, SAMPLE_VF, "re-encoding gives the same bytes");
+}
+
+#[test]
+fn the_converter_turns_a_forty_byte_file_into_the_committed_sample() {
+    let dir = temp_dir("convert");
+    let out = dir.join("sample.vf");
+    let output = cutoff(&[
+        "datagen",
+        "--convert",
+        data("selfplay-sample.bin").to_str().unwrap(),
+        "--out",
+        out.to_str().unwrap(),
+    ]);
+    assert!(output.status.success(), "{output:?}");
+    assert!(
+        text(&output.stdout).starts_with("converted 20 games, 1927 positions (0 games split)"),
+        "{}",
+        text(&output.stdout)
+    );
+    assert_eq!(std::fs::read(&out).unwrap(), SAMPLE_VF);
+    let line = manifest::last_entry(&out).unwrap();
+    assert_eq!((line.games, line.positions), (20, 1927));
+    assert_eq!(line.state, "converted");
+    // Refuses to overwrite.
+    let again = cutoff(&[
+        "datagen",
+        "--convert",
+        data("selfplay-sample.bin").to_str().unwrap(),
+        "--out",
+        out.to_str().unwrap(),
+    ]);
+    assert!(!again.status.success());
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// What `--stats` should count for the games of `bytes`.
+fn expected(bytes: &[u8]) -> (u64, u64, u64) {
+    let mut games = 0;
+    let mut positions = 0;
+    let mut pass = 0;
+    for g in GameReader::new(bytes).filter_map(Result::ok) {
+        games += 1;
+        positions += g.moves.len() as u64;
+        pass += game_positions(&g)
+            .filter(|p| Filter::default().passes_position(p))
+            .count() as u64;
+    }
+    (games, positions, pass)
+}
+
+#[test]
+fn stats_skips_a_torn_chunk_by_name_and_ends_with_the_summary_line() {
+    let dir = temp_dir("stats");
+    std::fs::write(dir.join("good.vf"), SAMPLE_VF).unwrap();
+    // Cut in the middle of the sixth game.
+    let games = games_of(SAMPLE_VF);
+    let five: usize = games[..5].iter().map(ScoredGame::encoded_len).sum();
+    let cut = five + 32 + 4 * 10 + 2;
+    std::fs::write(dir.join("torn.vf"), &SAMPLE_VF[..cut]).unwrap();
+    // A 40-byte file with a corrupt record in the middle: the games before it count.
+    let mut bin = SAMPLE_BIN.to_vec();
+    bin[40 * 300 + 26] = 9;
+    std::fs::write(dir.join("broken.bin"), &bin).unwrap();
+    std::fs::write(dir.join("notes.txt"), "not a chunk").unwrap();
+
+    let output = cutoff(&["datagen", "--stats", dir.to_str().unwrap()]);
+    assert!(output.status.success(), "{output:?}");
+    let stderr = text(&output.stderr);
+    assert!(
+        stderr.contains(&format!(
+            "{}: torn tail at byte {five}",
+            dir.join("torn.vf").display()
+        )),
+        "{stderr}"
+    );
+    assert!(
+        stderr.contains(&format!(
+            "{}: corrupt at byte 12000",
+            dir.join("broken.bin").display()
+        )),
+        "{stderr}"
+    );
+    let (g, p, k) = expected(SAMPLE_VF);
+    let (tg, tp, tk) = expected(&SAMPLE_VF[..cut]);
+    assert_eq!(tg, 5);
+    // The broken 40-byte file: the whole games before record 300 (the game holding it is
+    // dropped, its end unknown).
+    let mut bg = 0;
+    let mut bp = 0;
+    let mut bk = 0;
+    let mut reader = ChunkReader::open(&dir.join("broken.bin")).unwrap();
+    for game in reader.by_ref().filter_map(Result::ok) {
+        bg += 1;
+        bp += game.moves.len() as u64;
+        bk += game_positions(&game)
+            .filter(|p| Filter::default().passes_position(p))
+            .count() as u64;
+    }
+    assert!(bg > 0 && bp < 300, "{bg} games, {bp} positions");
+    let stdout = text(&output.stdout);
+    let last = stdout.lines().last().unwrap();
+    assert_eq!(
+        last,
+        format!(
+            "{} games, {} positions ({} pass the trainer's default filter)",
+            g + tg + bg,
+            p + tp + bp,
+            k + tk + bk
+        )
+    );
+    assert!(
+        stdout.contains("good.vf: 20 games, 1927 positions"),
+        "{stdout}"
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn dump_prints_one_line_per_position_of_a_viriformat_chunk() {
+    let output = cutoff(&[
+        "datagen",
+        "--dump",
+        data("selfplay-sample.vf").to_str().unwrap(),
+    ]);
+    assert!(output.status.success(), "{output:?}");
+    let stdout = text(&output.stdout);
+    let lines: Vec<&str> = stdout.lines().collect();
+    assert_eq!(lines.len(), 1927);
+    let first = decode_all(SAMPLE_BIN).unwrap()[0].clone();
+    let fen = shakmaty::fen::Fen::from_position(&first.position().unwrap(), EnPassantMode::Legal);
+    assert!(
+        lines[0].starts_with(&format!("{fen} | {} | ", first.score)),
+        "{}",
+        lines[0]
+    );
+    assert!(lines[0].contains(" | game 0 ply "), "{}", lines[0]);
+}
+
+#[test]
+fn the_training_reader_shuffles_both_formats_reproducibly_and_loses_nothing() {
+    let chunks = vec![data("selfplay-sample.vf"), data("selfplay-sample.bin")];
+    let read = |shuffle_buffer: usize, seed: u64| -> Vec<(String, i16)> {
+        let config = ReaderConfig {
+            filter: Filter::default(),
+            shuffle_buffer,
+            seed,
+        };
+        let mut reader = TrainingReader::new(chunks.clone(), config);
+        let out: Vec<(String, i16)> = reader
+            .by_ref()
+            .map(|p| {
+                let fen = shakmaty::fen::Fen::from_position(&p.pos, EnPassantMode::Legal);
+                (fen.to_string(), p.white_score)
+            })
+            .collect();
+        assert!(reader.problems().is_empty(), "{:?}", reader.problems());
+        out
+    };
+    let in_order = read(0, 1);
+    let (_, _, pass) = expected(SAMPLE_VF);
+    assert_eq!(in_order.len() as u64, 2 * pass);
+    let shuffled = read(500, 7);
+    assert_eq!(shuffled, read(500, 7), "same seed, same order");
+    assert_ne!(shuffled, in_order);
+    assert_ne!(shuffled, read(500, 8));
+    let mut a = in_order.clone();
+    let mut b = shuffled.clone();
+    a.sort();
+    b.sort();
+    assert_eq!(a, b, "the same positions");
+}
+
+#[test]
+fn an_output_named_neither_vf_nor_bin_is_refused() {
+    let dir = temp_dir("names");
+    let out = dir.join("games.dat");
+    let output = cutoff(&["datagen", "--out", out.to_str().unwrap(), "--games", "1"]);
+    assert!(!output.status.success());
+    assert!(
+        text(&output.stderr).contains("name the output .vf"),
+        "{output:?}"
+    );
+    let vf = dir.join("games.vf");
+    let output = cutoff(&[
+        "datagen",
+        "--out",
+        vf.to_str().unwrap(),
+        "--format",
+        "bin",
+        "--games",
+        "1",
+    ]);
+    assert!(!output.status.success());
+    assert!(!vf.exists());
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// Every game in the file, asserting that none is torn or corrupt.
+fn whole_games(path: &Path) -> Vec<ScoredGame> {
+    let bytes = std::fs::read(path).unwrap();
+    let mut games = Vec::new();
+    for g in GameReader::new(bytes.as_slice()) {
+        match g {
+            Ok(g) => games.push(g),
+            Err(e) => panic!("{}: {e}", path.display()),
+        }
+    }
+    games
+}
+
+#[test]
+fn a_run_killed_with_sigkill_keeps_whole_games_and_append_goes_on_after_it() {
+    let dir = temp_dir("kill");
+    let out = dir.join("k.vf");
+    let mut child = Command::new(BIN)
+        .args(["datagen", "--out", out.to_str().unwrap()])
+        .args(["--positions", "100000000", "--nodes", "150", "--seed", "4"])
+        .args(["--threads", "2", "--check-nodes", "150"])
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::null())
+        .spawn()
+        .unwrap();
+    let deadline = Instant::now() + Duration::from_secs(60);
+    loop {
+        let bytes = std::fs::read(&out).unwrap_or_default();
+        if GameReader::new(bytes.as_slice())
+            .filter(Result::is_ok)
+            .count()
+            >= 3
+        {
+            break;
+        }
+        assert!(Instant::now() < deadline, "no game within 60 s");
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    child.kill().unwrap(); // SIGKILL
+    child.wait().unwrap();
+    let games = whole_games(&out);
+    assert!(games.len() >= 3);
+    let line = manifest::last_entry(&out).expect("a checkpoint line");
+    assert_eq!(line.state, "running");
+    assert_eq!(
+        line.next_game, 256,
+        "the first block of indices is reserved"
+    );
+
+    // Appending goes on past the reserved indices: its games are new ones.
+    let output = cutoff(&[
+        "datagen",
+        "--out",
+        out.to_str().unwrap(),
+        "--append",
+        "--games",
+        "1",
+        "--nodes",
+        "150",
+        "--seed",
+        "4",
+        "--check-nodes",
+        "150",
+    ]);
+    assert!(output.status.success(), "{output:?}");
+    let after = whole_games(&out);
+    assert_eq!(after.len(), games.len() + 1);
+    assert!(!games.contains(after.last().unwrap()));
+    let done = manifest::last_entry(&out).unwrap();
+    assert_eq!(
+        (done.state.as_str(), done.next_game, done.games),
+        ("done", 257, after.len() as u64)
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn games_without_a_book_start_after_random_plies_and_do_not_depend_on_threads() {
+    let dir = temp_dir("threads");
+    let run = |name: &str, threads: &str| -> Vec<ScoredGame> {
+        let out = dir.join(name);
+        let output = cutoff(&[
+            "datagen",
+            "--out",
+            out.to_str().unwrap(),
+            "--games",
+            "3",
+            "--nodes",
+            "200",
+            "--seed",
+            "11",
+            "--threads",
+            threads,
+        ]);
+        assert!(output.status.success(), "{output:?}");
+        let mut games = whole_games(&out);
+        games.sort_by_key(|g| {
+            let mut b = Vec::new();
+            g.encode(&mut b);
+            b
+        });
+        games
+    };
+    let one = run("one.vf", "1");
+    assert_eq!(one.len(), 3);
+    for g in &one {
+        let ply = cutoff::datagen::training::game_ply(&g.start);
+        assert!((8..=9).contains(&ply), "start ply {ply}");
+    }
+    assert_eq!(run("two.vf", "2"), one);
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn a_torn_viriformat_file_reads_its_whole_games_then_one_error() {
+    let games = games_of(SAMPLE_VF);
+    let cut = SAMPLE_VF.len() - 6;
+    let read: Vec<_> = GameReader::new(&SAMPLE_VF[..cut]).collect();
+    assert_eq!(read.len(), games.len());
+    let e = read.last().unwrap().as_ref().unwrap_err();
+    assert_eq!(e.kind, ReadErrorKind::Torn);
+    assert_eq!(
+        e.offset as usize,
+        SAMPLE_VF.len() - games.last().unwrap().encoded_len()
+    );
+}
