@@ -12,6 +12,7 @@ pub mod position;
 pub mod reference;
 pub mod rng;
 pub mod search;
+pub mod tablebase;
 pub mod tt;
 pub mod tune;
 pub mod types;

@@ -246,6 +246,9 @@ pub const SEE_KING: i32 = 20_000;
 pub const PROBCUT_REDUCTION: i32 = 3;
 /// Quiet moves a node remembers having tried, to punish their history when another cuts.
 pub const QUIETS_REMEMBERED: usize = 64;
+/// A tablebase result goes to the table this many plies deeper than the node (as Stockfish
+/// stores it): it is exact, as good as a far deeper search.
+pub const TB_STORE_DEPTH_BONUS: i32 = 6;
 
 #[cfg(test)]
 mod tests {

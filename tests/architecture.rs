@@ -16,7 +16,7 @@ const LAYERS: &[&[&str]] = &[
     // The board and the shared tool helpers (line reader, progress bar, thread pool).
     &["util", "position"],
     // What the search reads: the evaluation, the table, the search's tunables; the EPD format.
-    &["eval", "tt", "params", "epd"],
+    &["eval", "tt", "tablebase", "params", "epd"],
     // The search, and the move-tree counter beside it.
     &["search", "perft"],
     // Libraries the commands drive: bench positions, self-play data, the alpha-beta lab.

@@ -88,7 +88,8 @@ fn from_readme() -> Vec<Declared> {
         .take_while(|l| l.starts_with('|'))
         .map(|row| {
             let cells: Vec<&str> = row.split('|').map(str::trim).collect();
-            let unquote = |s: &str| s.trim_matches('`').to_string();
+            // `<empty>` is how both write a string option's empty default.
+            let unquote = |s: &str| s.trim_matches('`').replace("<empty>", "");
             Declared {
                 name: unquote(cells[1]),
                 kind: cells[2].to_string(),

@@ -62,6 +62,10 @@ struct Node {
     static_eval: Score,
     /// The move a singular-extension search of this node leaves out (step 10a).
     excluded: Option<Move>,
+    /// What the tablebases say the node's value is at least and at most (step 2b; at PV
+    /// nodes, where they bound the search's result rather than settle it).
+    tb_floor: Score,
+    tb_ceiling: Score,
 }
 
 impl Worker<'_> {
@@ -76,7 +80,7 @@ impl Worker<'_> {
         key: Key,
         depth: Depth,
         ply: Ply,
-        alpha: Score,
+        mut alpha: Score,
         beta: Score,
     ) -> Score {
         // Step 1: draws, the horizon (quiescence), the stop flag and the ply limit.
@@ -113,6 +117,17 @@ impl Worker<'_> {
         };
         let tt_move = tt_hit.map_or(PackedMove::NONE, |hit| hit.mv);
 
+        // Step 2b: the tablebases may settle the node, or bound a PV node's value.
+        let (tb_floor, tb_ceiling) = if self.tb_cardinality == 0 || excluded.is_some() {
+            (-Score::INFINITE, Score::INFINITE)
+        } else {
+            match self.probe_tablebases(pos, key, depth, ply, alpha, beta, pv_node) {
+                Ok(bounds) => bounds,
+                Err(settled) => return settled,
+            }
+        };
+        alpha = alpha.max(tb_floor);
+
         // Step 3 (+29.0 ± 17.5): internal iterative reduction, where no table move guides
         // the ordering.
         let depth = if self.steps.internal_iterative_reduction
@@ -146,6 +161,8 @@ impl Worker<'_> {
             raw_eval,
             static_eval,
             excluded,
+            tb_floor,
+            tb_ceiling,
         };
         // Steps 5 to 7: the node's own pruning, before any move is searched.
         if let Some(score) = self.prune_node(pos, &node, beta, tt_hit) {
@@ -182,6 +199,68 @@ impl Worker<'_> {
             return Some(score);
         }
         None
+    }
+
+    /// Step 2b: probes the tablebases where they are exact and worth it (Stockfish's
+    /// conditions): few enough pieces, deep enough (any depth below the largest tables' piece
+    /// count), just after a capture or pawn move (the half-move clock is 0, so WDL is exact),
+    /// no castling rights. A sure result settles the node and goes to the table; at a PV node
+    /// a result that does not settle it bounds it: `Ok((floor, ceiling))`.
+    #[allow(clippy::too_many_arguments)]
+    fn probe_tablebases(
+        &mut self,
+        pos: &Chess,
+        key: Key,
+        depth: Depth,
+        ply: Ply,
+        alpha: Score,
+        beta: Score,
+        pv_node: bool,
+    ) -> Result<(Score, Score), Score> {
+        let open = Ok((-Score::INFINITE, Score::INFINITE));
+        let pieces = pos.board().occupied().count();
+        let cardinality = self.tb_cardinality;
+        if pieces > cardinality
+            || (pieces == cardinality && depth < self.settings.tb_probe_depth)
+            || pos.halfmoves() != 0
+            || pos.castles().any()
+        {
+            return open;
+        }
+        let Some(outcome) = self.shared.tablebases.probe_wdl(pos) else {
+            return open;
+        };
+        self.stats.tb_hits += 1;
+        let draw_band = i32::from(self.settings.tb_fifty_move_rule);
+        let wdl = outcome.signum2();
+        let (score, bound) = if wdl < -draw_band {
+            (Score::tb_loss_in(ply), Bound::Upper)
+        } else if wdl > draw_band {
+            (Score::tb_win_in(ply), Bound::Lower)
+        } else {
+            (Score::DRAW + 2 * wdl * draw_band, Bound::Exact)
+        };
+        let settles = match bound {
+            Bound::Exact => true,
+            Bound::Lower => score >= beta,
+            Bound::Upper => score <= alpha,
+        };
+        if settles {
+            let stored = Stored {
+                depth: (depth + TB_STORE_DEPTH_BONUS).min(MAX_PLY as Depth - 1),
+                score,
+                bound,
+                mv: None,
+                eval: None,
+            };
+            self.shared.tt.store(key, ply, stored);
+            return Err(score);
+        }
+        Ok(match (pv_node, bound) {
+            (true, Bound::Lower) => (score, Score::INFINITE),
+            (true, _) => (-Score::INFINITE, score),
+            (false, _) => (-Score::INFINITE, Score::INFINITE),
+        })
     }
 
     /// Step 2: probes the table. `Err(score)` when a deep enough entry settles the node (never
@@ -330,7 +409,7 @@ impl Worker<'_> {
         // Step 8: move ordering.
         let continuation = self.continuation(ply);
         let mut picker = self.order_moves(pos, &node, tt_move, continuation, &mut moves);
-        let mut best = -Score::INFINITE;
+        let mut best = node.tb_floor;
         let mut best_move: Option<Move> = None;
         let mut tried = Tried::default();
 
@@ -398,7 +477,8 @@ impl Worker<'_> {
         }
 
         // Step 12: the result to the table (and what it teaches the correction history); a
-        // cutoff has taught the move ordering above.
+        // cutoff has taught the move ordering above. No more than the tables allow.
+        best = best.min(node.tb_ceiling);
         if node.excluded.is_none() {
             self.store_result(pos, &node, best, beta, best_move);
         }

@@ -162,6 +162,13 @@ pub struct Settings {
     pub evaluator: EvaluatorKind,
     /// How the search may use what the table returns (tests change it).
     pub tt_policy: TtPolicy,
+    /// Tablebases are probed in the search from this depth on (UCI `SyzygyProbeDepth`),
+    /// and at any depth below the largest tables' piece count.
+    pub tb_probe_depth: i32,
+    /// Positions with more pieces than this are not probed (UCI `SyzygyProbeLimit`).
+    pub tb_probe_limit: usize,
+    /// Wins the 50-move rule spoils count as draws (UCI `Syzygy50MoveRule`).
+    pub tb_fifty_move_rule: bool,
 }
 
 impl Default for Settings {
@@ -171,6 +178,9 @@ impl Default for Settings {
             move_overhead: Duration::from_millis(DEFAULT_MOVE_OVERHEAD_MS),
             evaluator: EvaluatorKind::default(),
             tt_policy: TtPolicy::Cutoffs,
+            tb_probe_depth: 1,
+            tb_probe_limit: 7,
+            tb_fifty_move_rule: true,
         }
     }
 }

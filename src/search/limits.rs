@@ -91,6 +91,8 @@ pub struct IterationInfo<'a> {
     pub nodes: u64,
     pub elapsed: Duration,
     pub hashfull: u32,
+    /// Tablebase probes that answered (the main thread's while the search runs).
+    pub tb_hits: u64,
     pub pv: &'a [Move],
 }
 

@@ -30,6 +30,7 @@ use std::time::{Duration, Instant};
 use shakmaty::Chess;
 
 use crate::position::{full_key, Game};
+use crate::tablebase::Tablebases;
 use crate::types::Score;
 pub use config::{Settings, Steps, TtPolicy};
 pub use control::Control;
@@ -112,6 +113,20 @@ impl Searcher {
             .resize(mb)?;
         self.hash_mb = mb;
         Ok(())
+    }
+
+    /// Searches with `tablebases` from now on (UCI `SyzygyPath`).
+    pub fn set_tablebases(&mut self, tablebases: Tablebases) -> Result<(), String> {
+        // Between searches the helpers hold no reference to the shared state.
+        Arc::get_mut(&mut self.shared)
+            .ok_or("the tablebases are still in use by a search thread")?
+            .tablebases = tablebases;
+        Ok(())
+    }
+
+    /// The largest tablebases' piece count (0 without tables).
+    pub fn tablebase_pieces(&self) -> usize {
+        self.shared.tablebases.max_pieces()
     }
 
     /// Threads searching, the main thread included (UCI `Threads`).

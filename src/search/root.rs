@@ -34,6 +34,12 @@ pub(super) struct RootMove {
     /// Nodes searched under this move since the search began: the time manager's measure of
     /// how much the search still doubts it (a best move that takes most nodes is settled).
     pub nodes: u64,
+    /// The tablebases' rank of the move (0 when the root is not in the tables): a line is
+    /// chosen among the moves of its own rank only, so no search result overrules the tables.
+    pub tb_rank: i32,
+    /// The score the tables give the move, reported instead of the searched one (unless that
+    /// is a mate) when the tables ranked the root.
+    pub tb_score: Option<Score>,
 }
 
 /// The share (in percent) of the soft time target the search may use before it starts no
@@ -79,8 +85,81 @@ pub(super) fn root_moves(game: &Game, searchmoves: &[Move]) -> Vec<RootMove> {
             fail_low_bound: -Score::INFINITE,
             pv: vec![mv],
             nodes: 0,
+            tb_rank: 0,
+            tb_score: None,
         })
         .collect()
+}
+
+/// Root step: the tablebases rank the root moves (by DTZ, else by WDL) when the root is in
+/// them, as in Stockfish: the moves are ordered by rank and only the best rank's are kept
+/// (more ranks while MultiPV asks for more lines). The search then probes no further when DTZ
+/// ranked the root, or the root is not won, since the ranking already holds the answer; else
+/// it probes WDL in positions of at most `tb_cardinality` pieces.
+fn rank_with_tablebases(worker: &mut Worker, game: &Game, root_moves: &mut Vec<RootMove>) {
+    let settings = worker.settings;
+    let tablebases = &worker.shared.tablebases;
+    let cardinality = tablebases.max_pieces().min(settings.tb_probe_limit);
+    worker.tb_cardinality = cardinality;
+    let pieces = game.root.board().occupied().count();
+    if cardinality == 0 || pieces > cardinality || root_moves.is_empty() {
+        return;
+    }
+    let moves: Vec<Move> = root_moves.iter().map(|rm| rm.mv).collect();
+    let rule = settings.tb_fifty_move_rule;
+    let Some((ranks, by_dtz)) =
+        tablebases.rank_root_moves(&game.root, &moves, root_repeated(game), rule)
+    else {
+        return;
+    };
+    for (rm, ranked) in root_moves.iter_mut().zip(&ranks) {
+        rm.tb_rank = ranked.rank;
+        rm.tb_score = Some(tb_root_score(ranked.rank, rule));
+    }
+    if !worker.is_helper() {
+        worker.stats.tb_hits += moves.len() as u64;
+    }
+    root_moves.sort_by_key(|rm| std::cmp::Reverse(rm.tb_rank));
+    let wanted = settings.multipv.max(1);
+    let mut keep = 1;
+    while keep < root_moves.len()
+        && (keep < wanted || root_moves[keep].tb_rank == root_moves[keep - 1].tb_rank)
+    {
+        keep += 1;
+    }
+    root_moves.truncate(keep);
+    if by_dtz || root_moves[0].tb_score.is_some_and(|s| s <= Score::DRAW) {
+        worker.tb_cardinality = 0;
+    }
+}
+
+/// Whether the root position occurred before since the last capture or pawn move.
+fn root_repeated(game: &Game) -> bool {
+    let reversible = game.root.halfmoves() as usize;
+    game.history
+        .iter()
+        .rev()
+        .take(reversible)
+        .any(|&k| k == game.root_key)
+}
+
+/// The score a tablebase rank stands for at the root (Stockfish's `tbScore`): a sure win or
+/// loss in the tablebase band, a win or loss the 50-move rule may spoil a few centipawns
+/// either side of a draw, growing as it nears a sure one.
+fn tb_root_score(rank: i32, fifty_move_rule: bool) -> Score {
+    use crate::tablebase::MAX_DTZ;
+    let bound = if fifty_move_rule { MAX_DTZ - 100 } else { 1 };
+    if rank >= bound {
+        Score::tb_win_in(0)
+    } else if rank > 0 {
+        Score((rank - (MAX_DTZ - 200)).max(3) * 100 / 200)
+    } else if rank == 0 {
+        Score::DRAW
+    } else if rank > -bound {
+        Score((rank + (MAX_DTZ - 200)).min(-3) * 100 / 200)
+    } else {
+        Score::tb_loss_in(0)
+    }
 }
 
 /// Whether helper `thread_index` (1 and up) skips the iteration at `depth`: each helper
@@ -116,10 +195,10 @@ impl<'a> RootSearch<'a> {
     /// A search of `root_moves` (perhaps none) under `limits`, with as many lines as the
     /// worker's configuration asks (and there are moves).
     pub fn new(
-        worker: Worker<'a>,
+        mut worker: Worker<'a>,
         game: &'a Game,
         limits: &'a Limits,
-        root_moves: Vec<RootMove>,
+        mut root_moves: Vec<RootMove>,
         start: Instant,
         reporter: &'a mut dyn Reporter,
     ) -> RootSearch<'a> {
@@ -133,6 +212,7 @@ impl<'a> RootSearch<'a> {
         } else {
             Score::DRAW
         };
+        rank_with_tablebases(&mut worker, game, &mut root_moves);
         let lines = worker.settings.multipv.clamp(1, root_moves.len().max(1));
         RootSearch {
             worker,
@@ -289,7 +369,7 @@ impl<'a> RootSearch<'a> {
 
     fn set_outcome(&mut self, depth: Depth) {
         let best = &self.root_moves[0];
-        self.outcome.score = best.score;
+        self.outcome.score = reported_score(best, best.score);
         self.outcome.depth = depth;
         self.outcome.pv = best.pv.clone();
     }
@@ -306,6 +386,10 @@ impl<'a> RootSearch<'a> {
                 Some(b) => (rm.score, b),
                 None => (rm.fail_low_bound, Bound::Upper),
             };
+            let (score, bound) = match reported_score(rm, score) {
+                tb if tb != score => (tb, Bound::Exact),
+                _ => (score, bound),
+            };
             self.reporter.iteration(&IterationInfo {
                 depth,
                 seldepth: self.worker.seldepth.max(depth as usize),
@@ -315,6 +399,7 @@ impl<'a> RootSearch<'a> {
                 nodes: self.worker.total_nodes(),
                 elapsed,
                 hashfull,
+                tb_hits: self.worker.stats.tb_hits,
                 pv: &rm.pv,
             });
         }
@@ -328,14 +413,17 @@ impl<'a> RootSearch<'a> {
         let game = self.game;
         let pos = &game.root;
         let root_moves = &mut self.root_moves;
-        for rm in root_moves[line..].iter_mut() {
+        // Only the moves of the line's tablebase rank compete for it (all, without tables).
+        let rank = root_moves[line].tb_rank;
+        let end = line + root_moves[line..].partition_point(|rm| rm.tb_rank == rank);
+        for rm in root_moves[line..end].iter_mut() {
             rm.score = -Score::INFINITE;
             rm.bound = None;
         }
         root_moves[line].fail_low_bound = alpha;
         let mut best = -Score::INFINITE;
         worker.stats.nodes += 1; // the root itself
-        for (index, rm) in root_moves[line..].iter_mut().enumerate() {
+        for (index, rm) in root_moves[line..end].iter_mut().enumerate() {
             let m = rm.mv;
             let nodes_before = worker.stats.nodes;
             let score = worker.visit_child(pos, game.root_key, 0, m, |worker, child, key| {
@@ -368,8 +456,17 @@ impl<'a> RootSearch<'a> {
             }
         }
         // The best move found goes first; the others keep their order (a stable sort).
-        root_moves[line..].sort_by_key(|rm| std::cmp::Reverse(rm.score));
+        root_moves[line..end].sort_by_key(|rm| std::cmp::Reverse(rm.score));
         best
+    }
+}
+
+/// The score to report for `rm` searched to `score`: the tables' score where they ranked the
+/// root, unless the search found a mate (which says more).
+fn reported_score(rm: &RootMove, score: Score) -> Score {
+    match rm.tb_score {
+        Some(tb) if !score.is_mate() => tb,
+        _ => score,
     }
 }
 

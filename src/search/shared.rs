@@ -1,19 +1,23 @@
 //! What every search thread reads and no thread owns: one [`Shared`] value behind an `Arc`,
-//! handed to the main thread and every helper. Today the transposition table; the tablebases
-//! and a net's weights join it here, so that a new shared resource needs no new argument
-//! threaded through the search.
+//! handed to the main thread and every helper: the transposition table and the tablebases (a
+//! net's weights join them here), so that a new shared resource needs no new argument threaded
+//! through the search.
 
+use crate::tablebase::Tablebases;
 use crate::tt::TranspositionTable;
 
 pub(super) struct Shared {
     /// Lock-free: every thread stores and probes it at once.
     pub tt: TranspositionTable,
+    /// The tables of `SyzygyPath` (none by default); read-only during a search.
+    pub tablebases: Tablebases,
 }
 
 impl Shared {
     pub fn new(hash_mb: usize) -> Shared {
         Shared {
             tt: TranspositionTable::new(hash_mb),
+            tablebases: Tablebases::default(),
         }
     }
 }

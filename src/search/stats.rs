@@ -20,6 +20,8 @@ pub struct Stats {
     pub beta_cutoffs: u64,
     /// Those of `beta_cutoffs` made by the first move searched.
     pub first_move_cutoffs: u64,
+    /// Tablebase probes that answered (root moves ranked by the tables count one each).
+    pub tb_hits: u64,
     /// Nodes searched by each completed iteration, depth 1 first.
     pub iteration_nodes: Vec<u64>,
     /// With helper threads: the main thread's own share of `nodes` (the rest is the helpers'),
@@ -53,6 +55,7 @@ impl Stats {
         self.tt_hits += other.tt_hits;
         self.beta_cutoffs += other.beta_cutoffs;
         self.first_move_cutoffs += other.first_move_cutoffs;
+        self.tb_hits += other.tb_hits;
     }
 
     /// Share of beta cutoffs made by the first move: how often move ordering was right.
@@ -113,6 +116,7 @@ impl fmt::Display for StatsSummary<'_> {
             Some(ebf) => write!(f, " ebf={ebf:.2}")?,
             None => write!(f, " ebf=n/a")?,
         }
+        write!(f, " tbhits={}", s.tb_hits)?;
         if let Some(main) = s.main_thread_nodes {
             write!(f, " mainthreadnodes={main}")?;
         }

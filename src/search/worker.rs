@@ -106,6 +106,9 @@ pub(super) struct Worker<'a> {
     /// Positions below this index of `keys` precede a null move on the current path and
     /// cannot be repeated by it.
     pub repetition_floor: usize,
+    /// The search probes the tablebases in positions of at most this many pieces (0: never;
+    /// set at the root from the tables, `SyzygyProbeLimit`, and whether the root was ranked).
+    pub tb_cardinality: usize,
     /// The current path, one frame per ply (index: the node's ply).
     pub stack: [Frame; MAX_PLY + 2],
     /// 0 for the main thread; helpers count from 1 (it picks which depths they skip).
@@ -144,6 +147,7 @@ impl<'a> Worker<'a> {
             steps,
             settings,
             repetition_floor: 0,
+            tb_cardinality: 0,
             stack: [Frame::default(); MAX_PLY + 2],
             thread_index: 0,
             published_nodes: None,

@@ -16,6 +16,7 @@ use crate::eval;
 use crate::memory::THREAD_STACK_BYTES;
 use crate::position::{read_fen, FenPolicy, Game};
 use crate::search::{Clock, Control, IterationInfo, Limits, Reporter, Searcher};
+use crate::tablebase::Tablebases;
 use crate::types::Bound;
 
 /// How long a bounded search may go on after end of input before it is stopped: enough for
@@ -190,6 +191,36 @@ impl Engine {
                 self.options.chess960 = on;
                 self.game.castling_mode = self.castling_mode();
             }
+            Action::LoadTablebases(path) => self.load_tablebases(path),
+        }
+    }
+
+    /// Opens the tables of `path`, reporting what was found and every file or directory that
+    /// could not be used. When nothing usable was found but something failed, the previous
+    /// tables stay.
+    fn load_tablebases(&mut self, path: String) {
+        let (tablebases, loaded) = Tablebases::load(&path);
+        for e in &loaded.errors {
+            send_error(&format!("SyzygyPath: {e}"));
+        }
+        if loaded.tables == 0 && !loaded.errors.is_empty() {
+            let kept = &self.options.syzygy_path;
+            let kept = if kept.is_empty() { "none" } else { kept };
+            return send_error(&format!(
+                "SyzygyPath: no tables loaded; keeping the previous ones ({kept})"
+            ));
+        }
+        let pieces = tablebases.max_pieces();
+        let set = self.lock_searcher().set_tablebases(tablebases);
+        match set {
+            Ok(()) => {
+                self.options.syzygy_path = path;
+                send(&format!(
+                    "info string Found {} tablebases ({} files, up to {pieces} pieces)",
+                    loaded.tables, loaded.files
+                ));
+            }
+            Err(e) => send_error(&format!("SyzygyPath: {e}")),
         }
     }
 
@@ -367,7 +398,7 @@ impl Reporter for UciReporter {
             .map(|m: &Move| m.to_uci(self.mode).to_string())
             .collect();
         send(&format!(
-            "info depth {} seldepth {} multipv {} score {}{} nodes {} nps {} hashfull {} time {} pv {}",
+            "info depth {} seldepth {} multipv {} score {}{} nodes {} nps {} hashfull {} tbhits {} time {} pv {}",
             info.depth,
             info.seldepth,
             info.multipv,
@@ -376,6 +407,7 @@ impl Reporter for UciReporter {
             info.nodes,
             info.nps(),
             info.hashfull,
+            info.tb_hits,
             info.elapsed.as_millis(),
             pv.join(" ")
         ));

@@ -32,6 +32,8 @@ pub struct Options {
     pub search: Settings,
     pub ponder: bool,
     pub chess960: bool,
+    /// `SyzygyPath` as last loaded (empty: no tables).
+    pub syzygy_path: String,
 }
 
 impl Default for Options {
@@ -42,6 +44,7 @@ impl Default for Options {
             search: Settings::default(),
             ponder: false,
             chess960: false,
+            syzygy_path: String::new(),
         }
     }
 }
@@ -93,6 +96,13 @@ impl Value {
     fn bool(&self) -> bool {
         matches!(self, Value::Bool(true))
     }
+
+    fn text(&self) -> String {
+        match self {
+            Value::Text(t) => t.clone(),
+            _ => String::new(),
+        }
+    }
 }
 
 /// What the engine must do for an option beyond storing a value.
@@ -105,6 +115,8 @@ pub enum Action {
     SetThreads(usize),
     /// Switch castling notation and FEN reading.
     Chess960(bool),
+    /// Open the tablebases of these directories (`:`-separated; empty: none).
+    LoadTablebases(String),
 }
 
 /// What setting an option does.
@@ -176,6 +188,34 @@ pub const OPTIONS: &[Declared] = &[
         name: "UCI_Chess960",
         kind: Kind::Check { default: false },
         apply: Apply::Act(|v| Action::Chess960(v.bool())),
+    },
+    Declared {
+        name: "SyzygyPath",
+        kind: Kind::String { default: "" },
+        apply: Apply::Act(|v| Action::LoadTablebases(v.text())),
+    },
+    Declared {
+        name: "SyzygyProbeDepth",
+        kind: Kind::Spin {
+            default: 1,
+            min: 1,
+            max: 100,
+        },
+        apply: Apply::Store(|o, v| o.search.tb_probe_depth = v.int()),
+    },
+    Declared {
+        name: "SyzygyProbeLimit",
+        kind: Kind::Spin {
+            default: 7,
+            min: 0,
+            max: 7,
+        },
+        apply: Apply::Store(|o, v| o.search.tb_probe_limit = v.int()),
+    },
+    Declared {
+        name: "Syzygy50MoveRule",
+        kind: Kind::Check { default: true },
+        apply: Apply::Store(|o, v| o.search.tb_fifty_move_rule = v.bool()),
     },
 ];
 
@@ -386,6 +426,7 @@ mod tests {
             let value = match option.kind {
                 Kind::Spin { min, max, .. } => Value::Int(if max > min { min + 1 } else { min }),
                 Kind::Check { default } => Value::Bool(!default),
+                Kind::String { .. } => Value::Text("/some/dir".to_string()),
                 _ => Value::Press,
             };
             match option.apply {
@@ -401,6 +442,7 @@ mod tests {
                         "Threads" => Action::SetThreads(2),
                         "Clear Hash" => Action::ClearHash,
                         "UCI_Chess960" => Action::Chess960(true),
+                        "SyzygyPath" => Action::LoadTablebases("/some/dir".to_string()),
                         other => panic!("{other}: an action not checked here"),
                     };
                     assert_eq!(action, expected);

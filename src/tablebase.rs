@@ -1,0 +1,394 @@
+//! Syzygy endgame tablebases: the tables of a `SyzygyPath`, opened once and read by every
+//! search thread, and the two questions the search asks of them: the outcome of a position just
+//! after a capture or pawn move (WDL, in the search), and the ranking of the root moves (DTZ,
+//! with WDL where DTZ is missing).
+//!
+//! Probing is `shakmaty-syzygy`'s, the crate made for shakmaty positions. Tables are added file
+//! by file, each checked first (name, size, magic bytes), so that one bad file loses only itself
+//! and is named in the errors; a table that still fails when read (a damaged middle) makes
+//! that probe fail, never the engine: a failed probe is "no answer" and the search goes on.
+
+use std::fs;
+use std::io::Read;
+use std::panic::{catch_unwind, AssertUnwindSafe};
+use std::path::{Path, PathBuf};
+
+use shakmaty::{Chess, Move, Position};
+use shakmaty_syzygy::{Dtz, MaybeRounded, Tablebase, Wdl};
+
+/// The first bytes of every WDL (`.rtbw`) and DTZ (`.rtbz`) table file.
+const WDL_MAGIC: [u8; 4] = [0x71, 0xe8, 0x23, 0x5d];
+const DTZ_MAGIC: [u8; 4] = [0xd7, 0x66, 0x0c, 0xa5];
+
+/// Separators of several directories in one `SyzygyPath` (`;` as well, as on Windows).
+const PATH_SEPARATORS: [char; 2] = [':', ';'];
+
+/// The outcome of a position for the side to move, as the tables give it (WDL<sub>50</sub>).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
+pub enum Outcome {
+    Loss,
+    /// A loss the 50-move rule saves.
+    BlessedLoss,
+    Draw,
+    /// A win the 50-move rule spoils.
+    CursedWin,
+    Win,
+}
+
+impl Outcome {
+    fn of(wdl: Wdl) -> Outcome {
+        match wdl {
+            Wdl::Loss => Outcome::Loss,
+            Wdl::BlessedLoss => Outcome::BlessedLoss,
+            Wdl::Draw => Outcome::Draw,
+            Wdl::CursedWin => Outcome::CursedWin,
+            Wdl::Win => Outcome::Win,
+        }
+    }
+
+    /// -2 (loss) to 2 (win).
+    pub fn signum2(self) -> i32 {
+        match self {
+            Outcome::Loss => -2,
+            Outcome::BlessedLoss => -1,
+            Outcome::Draw => 0,
+            Outcome::CursedWin => 1,
+            Outcome::Win => 2,
+        }
+    }
+}
+
+/// What loading a `SyzygyPath` found.
+#[derive(Debug, Default)]
+pub struct Loaded {
+    /// Table files added (WDL and DTZ each count).
+    pub files: usize,
+    /// Materials with a WDL table, which every probe needs (a WDL and DTZ pair counts once,
+    /// as Stockfish's "Found N tablebases" counts).
+    pub tables: usize,
+    /// One line per directory or file that could not be used, naming it.
+    pub errors: Vec<String>,
+}
+
+/// The tables of one `SyzygyPath`.
+pub struct Tablebases {
+    tables: Tablebase<Chess>,
+    /// The table names (materials, e.g. `KQvKR`) with a WDL table, and with a DTZ table.
+    wdl: Vec<String>,
+    dtz: Vec<String>,
+}
+
+impl Default for Tablebases {
+    fn default() -> Self {
+        Tablebases {
+            tables: Tablebase::new(),
+            wdl: Vec::new(),
+            dtz: Vec::new(),
+        }
+    }
+}
+
+impl std::fmt::Debug for Tablebases {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Tablebases")
+            .field("wdl", &self.wdl.len())
+            .field("dtz", &self.dtz.len())
+            .finish()
+    }
+}
+
+/// Whether `path` starts with `magic`: a cheap check that it is a table at all.
+fn has_magic(path: &Path, magic: [u8; 4]) -> Result<(), String> {
+    let mut head = [0u8; 4];
+    fs::File::open(path)
+        .and_then(|mut f| f.read_exact(&mut head))
+        .map_err(|e| format!("{}: cannot read: {e}", path.display()))?;
+    if head == magic {
+        Ok(())
+    } else {
+        Err(format!(
+            "{}: not a Syzygy table (bad magic bytes)",
+            path.display()
+        ))
+    }
+}
+
+impl Tablebases {
+    /// The tables of every directory of `path` (`:`-separated; empty or `<empty>`: none).
+    pub fn load(path: &str) -> (Tablebases, Loaded) {
+        let mut tb = Tablebases::default();
+        let mut loaded = Loaded::default();
+        for dir in path.split(PATH_SEPARATORS).map(str::trim) {
+            if dir.is_empty() || dir == "<empty>" {
+                continue;
+            }
+            tb.add_directory(Path::new(dir), &mut loaded);
+        }
+        let mut materials: Vec<&String> = tb.wdl.iter().collect();
+        materials.sort();
+        materials.dedup();
+        loaded.tables = materials.len();
+        (tb, loaded)
+    }
+
+    fn add_directory(&mut self, dir: &Path, loaded: &mut Loaded) {
+        let entries = match fs::read_dir(dir) {
+            Ok(entries) => entries,
+            Err(e) => {
+                loaded
+                    .errors
+                    .push(format!("{}: cannot read the directory: {e}", dir.display()));
+                return;
+            }
+        };
+        let mut files: Vec<PathBuf> = entries.filter_map(|e| Some(e.ok()?.path())).collect();
+        files.sort();
+        for file in files {
+            match self.add_file(&file) {
+                Ok(true) => loaded.files += 1,
+                Ok(false) => {}
+                Err(e) => loaded.errors.push(e),
+            }
+        }
+    }
+
+    /// Adds one file: `Ok(false)` when it is no table file by name (ignored), an error naming
+    /// it when it is one but cannot be used.
+    fn add_file(&mut self, file: &Path) -> Result<bool, String> {
+        let ext = file.extension().and_then(|e| e.to_str());
+        let (magic, names) = match ext {
+            Some("rtbw") => (WDL_MAGIC, &mut self.wdl),
+            Some("rtbz") => (DTZ_MAGIC, &mut self.dtz),
+            _ => return Ok(false),
+        };
+        let Some(stem) = file.file_stem().and_then(|s| s.to_str()) else {
+            return Ok(false);
+        };
+        has_magic(file, magic)?;
+        match self.tables.add_file(file) {
+            Ok(()) => {
+                names.push(stem.to_string());
+                Ok(true)
+            }
+            Err(e) if e.kind() == std::io::ErrorKind::InvalidInput => Ok(false),
+            Err(e) => Err(format!("{}: {e} (truncated or damaged?)", file.display())),
+        }
+    }
+
+    /// The most pieces of any table (0 without tables).
+    pub fn max_pieces(&self) -> usize {
+        self.tables.max_pieces()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.wdl.is_empty()
+    }
+
+    /// The outcome of `pos` for the side to move, `pos` being reached by a capture or pawn
+    /// move (the half-move clock is 0, so the tables' WDL is exact). `None` when no table
+    /// answers (missing, damaged, castling rights, too many pieces).
+    #[inline]
+    pub fn probe_wdl(&self, pos: &Chess) -> Option<Outcome> {
+        guarded(|| self.tables.probe_wdl_after_zeroing(pos).ok()).map(Outcome::of)
+    }
+
+    /// The distance to zeroing of `pos` (rounded in some tables), `None` when no table answers.
+    fn probe_dtz(&self, pos: &Chess) -> Option<MaybeRounded<Dtz>> {
+        guarded(|| self.tables.probe_dtz(pos).ok())
+    }
+
+    /// Ranks the moves of `root` (the game's position, whose half-move clock and
+    /// repetitions count) as Stockfish does: by DTZ when the DTZ tables answer for every move,
+    /// else by WDL. `repeated` says whether the root has occurred before (a win then counts as
+    /// one that the 50-move rule might spoil). Returns each move's rank (higher is better;
+    /// sure wins equal) and whether DTZ ranked them; `None` when the tables cannot rank.
+    pub fn rank_root_moves(
+        &self,
+        root: &Chess,
+        moves: &[Move],
+        repeated: bool,
+        fifty_move_rule: bool,
+    ) -> Option<(Vec<RootRank>, bool)> {
+        if root.board().occupied().count() > self.max_pieces() || root.castles().any() {
+            return None;
+        }
+        if let Some(ranks) = self.rank_by_dtz(root, moves, repeated, fifty_move_rule) {
+            return Some((ranks, true));
+        }
+        self.rank_by_wdl(root, moves, fifty_move_rule)
+            .map(|ranks| (ranks, false))
+    }
+
+    fn rank_by_dtz(
+        &self,
+        root: &Chess,
+        moves: &[Move],
+        repeated: bool,
+        fifty_move_rule: bool,
+    ) -> Option<Vec<RootRank>> {
+        let clock = root.halfmoves() as i32;
+        let bound = if fifty_move_rule { MAX_DTZ - 100 } else { 1 };
+        moves
+            .iter()
+            .map(|&m| {
+                let mut child = root.clone();
+                child.play_unchecked(m);
+                // The DTZ of the move from the root's side, counting the move itself.
+                let dtz = if child.is_checkmate() {
+                    1
+                } else if child.halfmoves() == 0 {
+                    let wdl = self.probe_wdl(&child)?;
+                    dtz_before_zeroing(-wdl.signum2())
+                } else {
+                    let d = -self.probe_dtz(&child)?.ignore_rounding().0;
+                    d + d.signum()
+                };
+                let rank = dtz_rank(dtz, clock, repeated, fifty_move_rule);
+                Some(RootRank {
+                    mv: m,
+                    rank,
+                    outcome: rank_outcome(rank, bound),
+                })
+            })
+            .collect()
+    }
+
+    fn rank_by_wdl(
+        &self,
+        root: &Chess,
+        moves: &[Move],
+        fifty_move_rule: bool,
+    ) -> Option<Vec<RootRank>> {
+        moves
+            .iter()
+            .map(|&m| {
+                let mut child = root.clone();
+                child.play_unchecked(m);
+                let wdl = if child.is_checkmate() {
+                    2
+                } else {
+                    -self.probe_wdl(&child)?.signum2()
+                };
+                let wdl = if fifty_move_rule {
+                    wdl
+                } else {
+                    2 * wdl.signum()
+                };
+                let rank = WDL_RANKS[(wdl + 2) as usize];
+                Some(RootRank {
+                    mv: m,
+                    rank,
+                    outcome: rank_outcome(rank, MAX_DTZ - 100),
+                })
+            })
+            .collect()
+    }
+}
+
+/// Runs a probe, turning a panic inside the prober (a table damaged in a way its checks did
+/// not catch) into "no answer".
+#[inline]
+fn guarded<T>(probe: impl FnOnce() -> Option<T>) -> Option<T> {
+    catch_unwind(AssertUnwindSafe(probe)).ok().flatten()
+}
+
+/// Stockfish's scale of root ranks: a sure win is `MAX_DTZ`, a sure loss `-MAX_DTZ`.
+pub const MAX_DTZ: i32 = 1 << 18;
+
+/// Ranks of the WDL values -2..=2 when no DTZ is at hand (Stockfish's `WDL_to_rank`).
+const WDL_RANKS: [i32; 5] = [-MAX_DTZ, -MAX_DTZ + 101, 0, MAX_DTZ - 101, MAX_DTZ];
+
+/// The DTZ of a position just after zeroing with outcome `wdl` (-2..=2), from its side.
+fn dtz_before_zeroing(wdl: i32) -> i32 {
+    match wdl {
+        2 => 1,
+        1 => 101,
+        -1 => -101,
+        -2 => -1,
+        _ => 0,
+    }
+}
+
+/// A root move's rank from its DTZ (Stockfish's `root_probe`): sure wins rank equally, wins
+/// the 50-move rule may spoil lower the longer they take, losses equally unless a 50-move
+/// draw is in sight.
+fn dtz_rank(dtz: i32, clock: i32, repeated: bool, fifty_move_rule: bool) -> i32 {
+    let clock = if fifty_move_rule { clock } else { 0 };
+    if dtz > 0 {
+        if (dtz + clock <= 99 && !repeated) || !fifty_move_rule {
+            MAX_DTZ
+        } else {
+            MAX_DTZ - (dtz + clock)
+        }
+    } else if dtz < 0 {
+        if -dtz * 2 + clock < 100 || !fifty_move_rule {
+            -MAX_DTZ
+        } else {
+            -MAX_DTZ + (-dtz + clock)
+        }
+    } else {
+        0
+    }
+}
+
+/// The outcome a rank promises: a win at or above `bound`, a loss at or below its negation,
+/// else a draw (a win or loss the 50-move rule turns into a draw).
+fn rank_outcome(rank: i32, bound: i32) -> Outcome {
+    if rank >= bound {
+        Outcome::Win
+    } else if rank > 0 {
+        Outcome::CursedWin
+    } else if rank == 0 {
+        Outcome::Draw
+    } else if rank > -bound {
+        Outcome::BlessedLoss
+    } else {
+        Outcome::Loss
+    }
+}
+
+/// A root move and what the tables say of it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct RootRank {
+    pub mv: Move,
+    /// Higher is better; moves of equal rank are equally good by the tables.
+    pub rank: i32,
+    /// What the move leads to, from the root's side (with the 50-move rule if it counts).
+    pub outcome: Outcome,
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn ranks_follow_stockfish() {
+        // A quick win is a sure win; one that needs 60 more plies at clock 50 may be spoiled.
+        assert_eq!(dtz_rank(5, 0, false, true), MAX_DTZ);
+        assert_eq!(dtz_rank(60, 50, false, true), MAX_DTZ - 110);
+        assert_eq!(dtz_rank(60, 50, false, false), MAX_DTZ);
+        assert_eq!(dtz_rank(5, 0, true, true), MAX_DTZ - 5);
+        assert_eq!(dtz_rank(-10, 0, false, true), -MAX_DTZ);
+        assert_eq!(dtz_rank(-40, 30, false, true), -MAX_DTZ + 70);
+        assert_eq!(dtz_rank(0, 30, false, true), 0);
+        let bound = MAX_DTZ - 100;
+        assert_eq!(rank_outcome(MAX_DTZ, bound), Outcome::Win);
+        assert_eq!(rank_outcome(MAX_DTZ - 110, bound), Outcome::CursedWin);
+        assert_eq!(rank_outcome(0, bound), Outcome::Draw);
+        assert_eq!(rank_outcome(-MAX_DTZ + 70, bound), Outcome::BlessedLoss);
+        assert_eq!(rank_outcome(-MAX_DTZ, bound), Outcome::Loss);
+    }
+
+    #[test]
+    fn a_missing_directory_is_an_error_naming_it_and_nothing_is_loaded() {
+        let (tb, loaded) = Tablebases::load("/no/such/dir:<empty>");
+        assert!(tb.is_empty());
+        assert_eq!(tb.max_pieces(), 0);
+        assert_eq!(loaded.errors.len(), 1);
+        assert!(
+            loaded.errors[0].contains("/no/such/dir"),
+            "{:?}",
+            loaded.errors
+        );
+    }
+}

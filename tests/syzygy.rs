@@ -1,0 +1,275 @@
+//! Syzygy tablebases through UCI: `SyzygyPath` finds the tables and says how many; bad paths,
+//! truncated and damaged tables are named in errors and never crash a later search; a root in
+//! the tables plays a move that keeps its outcome; the search probes tables below the root.
+//!
+//! The tests that need tables read `../shared/syzygy` (all 3- and 4-piece tables; CI has it)
+//! and print that they were skipped where it is missing. The independent check of the played
+//! moves against python-chess's prober is `tools/syzygy_check.py` (`syzygy_moves_agree_with_python_chess`).
+
+mod common;
+
+use std::fs;
+use std::path::{Path, PathBuf};
+use std::process::Command;
+use std::time::Duration;
+
+use common::{is_error_report, Engine};
+
+const SEARCH: Duration = Duration::from_secs(30);
+
+/// The shared tables, or `None` (and a note on stderr) where this machine has none.
+fn tables(test: &str) -> Option<PathBuf> {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/syzygy");
+    if dir.join("KQvK.rtbw").exists() {
+        Some(dir.canonicalize().unwrap())
+    } else {
+        eprintln!("{test}: SKIPPED, no Syzygy tables at {}", dir.display());
+        None
+    }
+}
+
+fn set_path(e: &mut Engine, path: &str) -> Vec<String> {
+    e.send(&format!("setoption name SyzygyPath value {path}"));
+    e.sync()
+}
+
+fn found(lines: &[String]) -> Option<usize> {
+    lines.iter().find_map(|l| {
+        l.strip_prefix("info string Found ")?
+            .split_whitespace()
+            .next()?
+            .parse()
+            .ok()
+    })
+}
+
+/// A copy of the tables in a fresh directory, to damage.
+fn copy_of(tables: &Path, name: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("cutoff-syzygy-{}-{name}", std::process::id()));
+    let _ = fs::remove_dir_all(&dir);
+    fs::create_dir_all(&dir).unwrap();
+    for entry in fs::read_dir(tables).unwrap() {
+        let path = entry.unwrap().path();
+        if path.extension().is_some_and(|e| e == "rtbw" || e == "rtbz") {
+            fs::copy(&path, dir.join(path.file_name().unwrap())).unwrap();
+        }
+    }
+    dir
+}
+
+#[test]
+fn syzygy_path_finds_all_35_tables_and_says_so() {
+    let Some(tables) = tables("syzygy_path_finds_all_35_tables_and_says_so") else {
+        return;
+    };
+    let mut e = Engine::started();
+    let lines = set_path(&mut e, tables.to_str().unwrap());
+    assert_eq!(found(&lines), Some(35), "{lines:?}");
+    assert!(!lines.iter().any(|l| is_error_report(l)), "{lines:?}");
+    // `<empty>` drops them.
+    let lines = set_path(&mut e, "<empty>");
+    assert_eq!(found(&lines), Some(0), "{lines:?}");
+}
+
+#[test]
+fn a_missing_directory_is_named_and_the_previous_tables_stay() {
+    let Some(tables) = tables("a_missing_directory_is_named_and_the_previous_tables_stay") else {
+        return;
+    };
+    let mut e = Engine::started();
+    set_path(&mut e, tables.to_str().unwrap());
+    let lines = set_path(&mut e, "/no/such/syzygy/dir");
+    assert!(
+        lines
+            .iter()
+            .any(|l| is_error_report(l) && l.contains("/no/such/syzygy/dir")),
+        "{lines:?}"
+    );
+    assert_eq!(found(&lines), None, "{lines:?}");
+    // Still probing the old tables: a KQvK root is ranked (tbhits) and won.
+    let r = e.search(
+        "position fen 8/8/8/8/8/3k4/8/3KQ3 w - - 0 1",
+        "go depth 6",
+        SEARCH,
+    );
+    let info = r.last_score_info();
+    assert!(info.tbhits.unwrap() > 0, "{}", info.raw);
+}
+
+#[test]
+fn truncated_and_damaged_tables_are_named_and_never_crash_a_search() {
+    let Some(tables) = tables("truncated_and_damaged_tables_are_named_and_never_crash_a_search")
+    else {
+        return;
+    };
+    let dir = copy_of(&tables, "damaged");
+    // Truncated to a size no table has: refused when loading, named.
+    let kqvk = dir.join("KQvK.rtbw");
+    let bytes = fs::read(&kqvk).unwrap();
+    fs::write(&kqvk, &bytes[..bytes.len() / 2 + 3]).unwrap();
+    // Truncated to a size a table could have: accepted, then fails when read.
+    let krvk = dir.join("KRvK.rtbw");
+    let bytes = fs::read(&krvk).unwrap();
+    fs::write(&krvk, &bytes[..80]).unwrap();
+    // Damaged in the middle: read, perhaps wrongly, never a crash.
+    let kpvk = dir.join("KPvK.rtbz");
+    let mut bytes = fs::read(&kpvk).unwrap();
+    let mid = bytes.len() / 2;
+    for b in &mut bytes[mid..mid + 64] {
+        *b ^= 0x5a;
+    }
+    fs::write(&kpvk, &bytes).unwrap();
+    // Not a table at all, with a table's name.
+    fs::write(dir.join("KNvKP.rtbw"), vec![7u8; 80]).unwrap();
+
+    let mut e = Engine::started();
+    let lines = set_path(&mut e, dir.to_str().unwrap());
+    for name in ["KQvK.rtbw", "KNvKP.rtbw"] {
+        assert!(
+            lines.iter().any(|l| is_error_report(l) && l.contains(name)),
+            "{name} not named: {lines:?}"
+        );
+    }
+    assert_eq!(found(&lines), Some(33), "{lines:?}");
+    for fen in [
+        "8/8/8/8/8/3k4/8/3KQ3 w - - 0 1",
+        "8/8/8/8/8/3k4/8/3KR3 w - - 0 1",
+        "8/8/8/8/3k4/8/3P4/3K4 w - - 0 1",
+        "8/8/3k4/8/8/3P4/8/3K2R1 b - - 0 1",
+        "8/8/3n4/8/3k4/3P4/8/3K4 w - - 0 1",
+    ] {
+        let r = e.search(&format!("position fen {fen}"), "go depth 8", SEARCH);
+        assert_ne!(r.bestmove, "(none)", "{fen}");
+    }
+    let _ = fs::remove_dir_all(&dir);
+}
+
+/// Won and drawn roots: the move played keeps the tables' outcome (checked against our own
+/// prober here; `tools/syzygy_check.py` checks against python-chess's).
+#[test]
+fn a_root_in_the_tables_plays_a_move_that_keeps_its_outcome() {
+    let Some(tables) = tables("a_root_in_the_tables_plays_a_move_that_keeps_its_outcome") else {
+        return;
+    };
+    let mut e = Engine::started();
+    set_path(&mut e, tables.to_str().unwrap());
+    // KRvK: every rook move that does not hang the rook wins; KQvKR is won with the move;
+    // KPvK with the wrong rook pawn and the king in front is a draw.
+    for (fen, wins, winning) in [
+        ("8/8/8/8/8/3k4/8/3KR3 w - - 0 1", true, None),
+        ("3k4/8/8/8/8/8/8/q2K2R1 w - - 0 1", false, None),
+        ("k7/8/8/8/8/8/8/5KQq w - - 0 1", true, Some("g1h1")),
+    ] {
+        let r = e.search(&format!("position fen {fen}"), "go depth 6", SEARCH);
+        let info = r.last_score_info();
+        let tbhits = info.tbhits.unwrap();
+        assert!(tbhits > 0, "{fen}: {}", info.raw);
+        if let Some(m) = winning {
+            assert_eq!(r.bestmove, m, "{fen}");
+        }
+        let score = info.raw.clone();
+        if wins {
+            assert!(
+                score.contains("score cp 20000") || score.contains("score mate "),
+                "{fen}: {score}"
+            );
+        }
+    }
+}
+
+/// Below a root with more pieces than the tables, the search probes them (`tbhits`): from a
+/// KRPvKR root, taking the rook leaves a KRPvK the tables call won, which the search scores
+/// in the tablebase band (`cp 1999x`: a win a few plies away) and plays.
+#[test]
+fn the_search_probes_the_tables_below_the_root() {
+    let Some(tables) = tables("the_search_probes_the_tables_below_the_root") else {
+        return;
+    };
+    let mut e = Engine::started();
+    set_path(&mut e, tables.to_str().unwrap());
+    let r = e.search(
+        "position fen 4k3/8/8/8/8/8/3PK3/1R5r w - - 0 1",
+        "go depth 8",
+        SEARCH,
+    );
+    let info = r.last_score_info();
+    assert!(info.tbhits.unwrap() > 0, "{}", info.raw);
+    assert_eq!(r.bestmove, "b1h1", "{}", info.raw);
+    assert!(info.raw.contains("score cp 1999"), "{}", info.raw);
+}
+
+/// `searchmoves` and MultiPV hold with a root in the tables: only the moves asked for, and
+/// every line of the best outcome first.
+#[test]
+fn searchmoves_and_multipv_hold_at_a_tablebase_root() {
+    let Some(tables) = tables("searchmoves_and_multipv_hold_at_a_tablebase_root") else {
+        return;
+    };
+    let mut e = Engine::started();
+    set_path(&mut e, tables.to_str().unwrap());
+    e.send("position fen 8/8/8/8/8/3k4/8/3KR3 w - - 0 1");
+    // Re1-e3+ is a rook move that hangs the rook to the king: a draw.
+    let r = e.go("go depth 5 searchmoves e1e3 e1e8", SEARCH);
+    assert_eq!(r.bestmove, "e1e8");
+    e.send("setoption name MultiPV value 3");
+    let r = e.go("go depth 5", SEARCH);
+    let lines: Vec<_> = r
+        .score_infos()
+        .into_iter()
+        .filter(|i| i.depth == Some(5))
+        .collect();
+    assert_eq!(lines.len(), 3, "{:?}", r.lines);
+    for i in &lines {
+        assert!(
+            i.raw.contains("score cp 20000") || i.raw.contains("score mate"),
+            "{}",
+            i.raw
+        );
+    }
+}
+
+/// Every move Cutoff plays from 1,000 random positions of at most four pieces keeps the
+/// outcome that python-chess reads from the same tables (`tools/syzygy_check.py`). Skipped,
+/// saying so, where python-chess or the tables are missing.
+#[test]
+fn syzygy_moves_agree_with_python_chess() {
+    let Some(tables) = tables("syzygy_moves_agree_with_python_chess") else {
+        return;
+    };
+    let has_chess = Command::new("python3")
+        .args(["-c", "import chess.syzygy"])
+        .status()
+        .is_ok_and(|s| s.success());
+    if !has_chess {
+        eprintln!(
+            "syzygy_moves_agree_with_python_chess: SKIPPED, no python-chess (pip install chess)"
+        );
+        return;
+    }
+    let script = Path::new(env!("CARGO_MANIFEST_DIR")).join("tools/syzygy_check.py");
+    let out = Command::new("python3")
+        .arg(script)
+        .args(["--engine", env!("CARGO_BIN_EXE_cutoff")])
+        .args(["--tables", tables.to_str().unwrap()])
+        .args([
+            "--positions",
+            "1000",
+            "--seed",
+            "7",
+            "--nodes",
+            "3000",
+            "--quiet",
+        ])
+        .output()
+        .unwrap();
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        out.status.success(),
+        "{stdout}\n{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert!(
+        stdout.contains("checked 1000 positions: 1000 kept the outcome, 0 failed"),
+        "{stdout}"
+    );
+}
