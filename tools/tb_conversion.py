@@ -17,7 +17,8 @@ crash is a failure.  Exit code 0 only when every game played was won.
 
 Options: --engine CMD (tested), --opponent CMD (defender, default /usr/games/stockfish),
 --tables DIR (default /work/shared/syzygy), --tc BASE+INC, --with / --without (default both),
---only NAME,... , --option NAME=VALUE (tested engine, repeatable), --quiet (no move lists).
+--only NAME,... , --option NAME=VALUE (tested engine, repeatable), --moves (list the moves
+of every game, not only of failed ones).
 --find MATERIAL prints the won position of largest DTZ among --samples random ones (how the
 FENs below were chosen; `chess.syzygy` probes).  Needs python3 and python-chess.
 """
@@ -96,10 +97,14 @@ def open_engine(cmd, options):
     return eng
 
 
-def play_game(tested, defender, fen, tc, game_id):
-    """Returns (won, reason, plies, tested engine's tbhits, moves in SAN)."""
+def play_game(tested, defender, tb, fen, tc, game_id):
+    """Returns (won, reason, plies, tested engine's tbhits, margin, moves in SAN).  margin: the
+    least, over the tested side's moves, of 100 - half-move clock - |DTZ| after the move (the
+    plies it kept in hand against the 50-move rule; < 0: the tables call it drawn by the rule
+    from there; DTZ may be 1 off), or None once a move threw the win away."""
     board = chess.Board(fen)
     hero, clock, plies, hits, san = board.turn, {chess.WHITE: tc[0], chess.BLACK: tc[0]}, 0, 0, []
+    margin = 100
     while (end := ending(board)) is None:
         mover = board.turn
         eng = tested if mover == hero else defender
@@ -109,23 +114,26 @@ def play_game(tested, defender, fen, tc, game_id):
         try:
             res = eng.play(board, limit, game=game_id, info=chess.engine.INFO_BASIC)
         except (chess.engine.EngineError, chess.engine.EngineTerminatedError) as e:
-            return False, f"{'tested engine' if mover == hero else 'defender'} failed: {e}", plies, hits, san
+            return False, f"{'tested engine' if mover == hero else 'defender'} failed: {e}", plies, hits, margin, san
         clock[mover] -= time.monotonic() - t0
         if mover == hero:
             hits += res.info.get("tbhits", 0)
         who = "tested engine" if mover == hero else "defender"
         if clock[mover] < 0:
-            return False, f"{who} lost on time", plies, hits, san
+            return False, f"{who} lost on time", plies, hits, margin, san
         clock[mover] += tc[1]
         if res.move is None or res.move not in board.legal_moves:
-            return False, f"{who} played illegal move {res.move}", plies, hits, san
+            return False, f"{who} played illegal move {res.move}", plies, hits, margin, san
         san.append(board.san(res.move))
         board.push(res.move)
         plies += 1
+        if mover == hero and margin is not None and not board.is_game_over():
+            dtz = tb.probe_dtz(board)                       # the defender's view: < 0 while lost
+            margin = min(margin, 100 - board.halfmove_clock + dtz) if dtz < 0 else None
     winner, reason = end
     if winner is None:
-        return False, f"draw ({reason})", plies, hits, san
-    return winner == hero, "mate" if winner == hero else "lost (mated)", plies, hits, san
+        return False, f"draw ({reason})", plies, hits, margin, san
+    return winner == hero, "mate" if winner == hero else "lost (mated)", plies, hits, margin, san
 
 
 def main():
@@ -139,7 +147,7 @@ def main():
     ap.add_argument("--without", action="store_true", help="only without tables")
     ap.add_argument("--only", help="comma-separated position names")
     ap.add_argument("--option", action="append", default=[], metavar="NAME=VALUE")
-    ap.add_argument("--quiet", action="store_true")
+    ap.add_argument("--moves", action="store_true", help="print every game's moves (default: failed games')")
     ap.add_argument("--find", metavar="MATERIAL", help="search a won position, e.g. KBNvK")
     ap.add_argument("--side", choices=("white", "black"), default="white")
     ap.add_argument("--samples", type=int, default=5000)
@@ -168,11 +176,12 @@ def main():
         options = dict(extra, SyzygyPath=args.tables) if mode == "with" else dict(extra)
         tested = open_engine(args.engine, options)         # one tested process per mode, fresh options
         for name, fen, dtz in chosen:
-            won, reason, plies, hits, san = play_game(tested, defender, fen, args.tc, object())
+            won, reason, plies, hits, margin, san = play_game(tested, defender, tb, fen, args.tc, object())
             results[mode].append(won)
-            print(f"{mode:>7} tables  {name:<6} {'won ' if won else 'FAIL'} {reason:<28} plies {plies:>3}  "
-                  f"start DTZ {dtz:>3}  tbhits {hits:>8}  {fen}", flush=True)
-            if not args.quiet:
+            print(f"{mode:>7} tables  {name:<6} {'won ' if won else 'FAIL'} {reason:<32} plies {plies:>3}  "
+                  f"start DTZ {dtz:>2}  margin {'lost' if margin is None else margin:>4}  tbhits {hits:>7}  {fen}",
+                  flush=True)
+            if args.moves or not won:
                 print(f"        moves: {' '.join(san)}", flush=True)
             if "failed:" in reason:                          # a crashed or stuck engine: restart it
                 if reason.startswith("tested"):

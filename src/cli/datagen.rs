@@ -6,7 +6,7 @@ use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
-use std::sync::Mutex;
+use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
 use indicatif::ProgressBar;
@@ -24,6 +24,7 @@ use crate::datagen::{
 };
 use crate::position::Game;
 use crate::search::Searcher;
+use crate::tablebase::Tablebases;
 use crate::types::nps;
 use crate::util::{checked_threads, progress_bar, worker_pool};
 
@@ -77,6 +78,10 @@ pub struct Args {
     /// (default 4000 without a book, 0 with one).
     #[arg(long)]
     pub check_nodes: Option<u64>,
+    /// Syzygy tablebases (directories separated by `:`): a game that reaches them just after
+    /// a capture or pawn move ends with their verdict (50-move rule included).
+    #[arg(long)]
+    pub syzygy: Option<String>,
     /// Games played at once.
     #[arg(long, default_value_t = 1)]
     pub threads: usize,
@@ -458,7 +463,26 @@ fn game_config(args: &Args, have_book: bool) -> GameConfig {
         nodes: args.nodes,
         random_plies: args.random_plies.unwrap_or(plies),
         check_nodes: args.check_nodes.unwrap_or(check),
+        tablebases: None,
     }
+}
+
+/// The tables of `--syzygy`, with what was found said on stderr; an error when none could be
+/// used.
+fn load_tablebases(path: &str) -> Result<Arc<Tablebases>, String> {
+    let (tablebases, loaded) = Tablebases::load(path);
+    for e in &loaded.errors {
+        eprintln!("datagen: --syzygy: {e}");
+    }
+    if loaded.tables == 0 {
+        return Err(format!("--syzygy {path}: no tablebases found"));
+    }
+    eprintln!(
+        "datagen: adjudicating by {} tablebases (up to {} pieces)",
+        loaded.tables,
+        tablebases.max_pieces()
+    );
+    Ok(Arc::new(tablebases))
 }
 
 /// Plays the games `args` asks for, appending each finished game to `args.out`.
@@ -476,7 +500,10 @@ fn generate(args: &Args) -> Result<String, String> {
         Some(path) => load_book(path)?,
         None => Vec::new(),
     };
-    let config = game_config(args, args.book.is_some());
+    let mut config = game_config(args, args.book.is_some());
+    if let Some(path) = &args.syzygy {
+        config.tablebases = Some(load_tablebases(path)?);
+    }
     let (writer, resume) = ChunkWriter::open(out, format, args.append)?;
     if resume.cut_bytes > 0 {
         eprintln!(

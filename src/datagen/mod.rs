@@ -27,12 +27,14 @@ pub mod training;
 pub mod viriformat;
 
 use std::path::Path;
+use std::sync::Arc;
 
 use shakmaty::{CastlingMode, Chess, Color, Position};
 
 use crate::position::{read_fen, FenPolicy, Game};
 pub use crate::rng::Rng;
 use crate::search::{Limits, Searcher};
+use crate::tablebase::{Outcome, Tablebases};
 use crate::types::Score;
 use crate::util::read_lines;
 use record::{Record, RECORD_BYTES};
@@ -116,12 +118,15 @@ pub struct GameRecord {
 }
 
 /// Settings of one game.
-#[derive(Clone, Copy, Debug)]
+#[derive(Clone, Debug)]
 pub struct GameConfig {
     pub nodes: u64,
     pub random_plies: (u32, u32),
     /// Soft node limit of the search that checks an opening is not decided; 0 checks nothing.
     pub check_nodes: u64,
+    /// Tablebases that end a game as soon as it reaches them just after a capture or pawn
+    /// move (where their verdict is exact), with the 50-move rule.
+    pub tablebases: Option<Arc<Tablebases>>,
 }
 
 impl Default for GameConfig {
@@ -130,6 +135,7 @@ impl Default for GameConfig {
             nodes: 5000,
             random_plies: RANDOM_PLIES_BOOK,
             check_nodes: 0,
+            tablebases: None,
         }
     }
 }
@@ -203,6 +209,23 @@ fn opening(
     None
 }
 
+/// The tables' verdict on `pos` where it is exact: few enough pieces, just after a capture or
+/// pawn move, no castling rights. Wins and losses the 50-move rule spoils are draws.
+fn tablebase_verdict(tablebases: Option<&Tablebases>, pos: &Chess) -> Option<GameResult> {
+    let tb = tablebases?;
+    if pos.board().occupied().count() > tb.max_pieces()
+        || pos.halfmoves() != 0
+        || pos.castles().any()
+    {
+        return None;
+    }
+    Some(match tb.probe_wdl(pos)? {
+        Outcome::Win => GameResult::win_for(pos.turn()),
+        Outcome::Loss => GameResult::win_for(!pos.turn()),
+        _ => GameResult::Draw,
+    })
+}
+
 /// Whether the position of `game` has occurred twice before (the third time ends the game).
 fn is_threefold(game: &Game) -> bool {
     game.history.iter().filter(|&&k| k == game.root_key).count() >= 2
@@ -244,6 +267,9 @@ pub fn play_game(
             || plies >= MAX_GAME_PLIES
         {
             break GameResult::Draw;
+        }
+        if let Some(result) = tablebase_verdict(config.tablebases.as_deref(), pos) {
+            break result;
         }
 
         let outcome = searcher.run(&game, &limits);
@@ -324,6 +350,42 @@ pub fn scan(bytes: &[u8]) -> Existing {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// With tables, a game ends with their verdict where it is exact (just after a capture or
+    /// pawn move), and never elsewhere. Skipped where the shared tables are missing.
+    #[test]
+    fn tablebases_adjudicate_only_where_exact() {
+        let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/../shared/syzygy");
+        let (tb, loaded) = Tablebases::load(dir);
+        if loaded.tables == 0 {
+            eprintln!("tablebases_adjudicate_only_where_exact: SKIPPED, no tables at {dir}");
+            return;
+        }
+        let pos = |fen: &str| read_fen(fen, CastlingMode::Standard, FenPolicy::Strict).unwrap();
+        let verdict = |fen: &str| tablebase_verdict(Some(&tb), &pos(fen));
+        assert_eq!(
+            verdict("8/8/8/8/8/3k4/8/3KQ3 b - - 0 1"),
+            Some(GameResult::WhiteWins)
+        );
+        assert_eq!(
+            verdict("8/8/8/8/8/3k4/8/3KQ3 w - - 0 1"),
+            Some(GameResult::WhiteWins)
+        );
+        assert_eq!(verdict("8/8/8/8/8/3k4/8/3KQ3 b - - 7 40"), None);
+        assert_eq!(
+            verdict("8/8/8/8/3k4/8/8/2K1n3 w - - 0 1"),
+            Some(GameResult::Draw)
+        );
+        assert_eq!(
+            verdict("r3k3/8/8/8/8/8/8/4K3 w q - 0 1"),
+            None,
+            "castling rights"
+        );
+        assert_eq!(
+            tablebase_verdict(None, &pos("8/8/8/8/8/3k4/8/3KQ3 b - - 0 1")),
+            None
+        );
+    }
 
     #[test]
     fn game_streams_depend_on_seed_and_index_only() {
