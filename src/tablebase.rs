@@ -309,20 +309,25 @@ fn dtz_before_zeroing(wdl: i32) -> i32 {
     }
 }
 
-/// A root move's rank from its DTZ (Stockfish's `root_probe`): sure wins rank equally, wins
-/// the 50-move rule may spoil lower the longer they take, losses equally unless a 50-move
-/// draw is in sight.
+/// A root move's rank from its DTZ (after Stockfish's `root_probe`): a sure win ranks higher
+/// the sooner it zeroes the 50-move counter, a win the rule may spoil lower the longer it
+/// takes; a loss higher the longer it resists, higher still once a 50-move draw is in sight.
+///
+/// Stockfish ranks every sure win alike and lets its search choose among them; Cutoff's
+/// search, so choosing, made too little progress (KBNvK and KQvKR converted with one or two
+/// plies to spare under the 50-move rule, `tools/tb_conversion.py`), so the shortest way to
+/// the next zeroing move is kept, which the tables guarantee wins in time.
 fn dtz_rank(dtz: i32, clock: i32, repeated: bool, fifty_move_rule: bool) -> i32 {
     let clock = if fifty_move_rule { clock } else { 0 };
     if dtz > 0 {
         if (dtz + clock <= 99 && !repeated) || !fifty_move_rule {
-            MAX_DTZ
+            MAX_DTZ - dtz.min(99)
         } else {
             MAX_DTZ - (dtz + clock)
         }
     } else if dtz < 0 {
         if -dtz * 2 + clock < 100 || !fifty_move_rule {
-            -MAX_DTZ
+            -MAX_DTZ + (-dtz).min(99)
         } else {
             -MAX_DTZ + (-dtz + clock)
         }
@@ -363,19 +368,27 @@ mod tests {
 
     #[test]
     fn ranks_follow_stockfish() {
-        // A quick win is a sure win; one that needs 60 more plies at clock 50 may be spoiled.
-        assert_eq!(dtz_rank(5, 0, false, true), MAX_DTZ);
+        // A quick win is a sure win, a quicker one better; one that needs 60 more plies at
+        // clock 50 may be spoiled.
+        assert_eq!(dtz_rank(5, 0, false, true), MAX_DTZ - 5);
+        assert!(dtz_rank(3, 0, false, true) > dtz_rank(5, 0, false, true));
         assert_eq!(dtz_rank(60, 50, false, true), MAX_DTZ - 110);
-        assert_eq!(dtz_rank(60, 50, false, false), MAX_DTZ);
+        assert_eq!(dtz_rank(60, 50, false, false), MAX_DTZ - 60);
         assert_eq!(dtz_rank(5, 0, true, true), MAX_DTZ - 5);
-        assert_eq!(dtz_rank(-10, 0, false, true), -MAX_DTZ);
+        assert_eq!(dtz_rank(-10, 0, false, true), -MAX_DTZ + 10);
+        assert!(dtz_rank(-12, 0, false, true) > dtz_rank(-10, 0, false, true));
         assert_eq!(dtz_rank(-40, 30, false, true), -MAX_DTZ + 70);
         assert_eq!(dtz_rank(0, 30, false, true), 0);
         let bound = MAX_DTZ - 100;
         assert_eq!(rank_outcome(MAX_DTZ, bound), Outcome::Win);
+        assert_eq!(rank_outcome(MAX_DTZ - 99, bound), Outcome::Win);
         assert_eq!(rank_outcome(MAX_DTZ - 110, bound), Outcome::CursedWin);
         assert_eq!(rank_outcome(0, bound), Outcome::Draw);
-        assert_eq!(rank_outcome(-MAX_DTZ + 70, bound), Outcome::BlessedLoss);
+        // Losing in 40 at clock 30 is still a loss (the rule needs 101 plies); in 60 at 50 the
+        // rule saves it.
+        assert_eq!(rank_outcome(-MAX_DTZ + 70, bound), Outcome::Loss);
+        assert_eq!(dtz_rank(-60, 50, false, true), -MAX_DTZ + 110);
+        assert_eq!(rank_outcome(-MAX_DTZ + 110, bound), Outcome::BlessedLoss);
         assert_eq!(rank_outcome(-MAX_DTZ, bound), Outcome::Loss);
     }
 

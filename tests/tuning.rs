@@ -53,7 +53,7 @@ fn self_play_dataset(games: u64) -> Dataset {
     let config = GameConfig {
         nodes: 300,
         random_plies: (2, 4),
-        check_nodes: 0,
+        ..GameConfig::default()
     };
     let mut searcher = Searcher::new(1);
     let mut records = Vec::new();

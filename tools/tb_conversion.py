@@ -7,7 +7,11 @@ the tables, on a real clock (default 2+0.05 s for each side).  Each position is 
 with the tested engine's SyzygyPath set and once without it (default empty).  A game counts as
 won only when the tested engine mates; a draw (stalemate, insufficient material, the 50-move
 rule by `is_fifty_moves()`, threefold repetition), a loss, a loss on time, an illegal move or a
-crash is a failure.  Exit code 0 only when every game played was won.
+crash is a failure (an engine silent for its clock + 5 s is killed).  Exit code 0 only when
+every game played was won.  Each game prints its result, plies played, the start DTZ and a
+margin: the least, over the tested side's moves, of 100 - half-move clock - |DTZ| after the
+move, i.e. the plies it kept in hand against the 50-move rule (DTZ may be 1 off; negative: the
+tables call the game drawn by the rule from there; "lost": a move gave up the win outright).
 
     python3 tools/tb_conversion.py --engine target/release/cutoff            # both modes
     python3 tools/tb_conversion.py --engine target/release/cutoff --with     # tables only
@@ -22,7 +26,7 @@ of every game, not only of failed ones).
 --find MATERIAL prints the won position of largest DTZ among --samples random ones (how the
 FENs below were chosen; `chess.syzygy` probes).  Needs python3 and python-chess.
 """
-import argparse, random, re, sys, time
+import argparse, os, random, re, shlex, signal, sys, threading, time
 
 import chess
 import chess.engine
@@ -92,16 +96,13 @@ def ending(board):
 
 
 def open_engine(cmd, options):
-    eng = chess.engine.SimpleEngine.popen_uci(cmd, timeout=30)
+    eng = chess.engine.SimpleEngine.popen_uci(shlex.split(cmd), timeout=30)
     eng.configure(options)
     return eng
 
 
 def play_game(tested, defender, tb, fen, tc, game_id):
-    """Returns (won, reason, plies, tested engine's tbhits, margin, moves in SAN).  margin: the
-    least, over the tested side's moves, of 100 - half-move clock - |DTZ| after the move (the
-    plies it kept in hand against the 50-move rule; < 0: the tables call it drawn by the rule
-    from there; DTZ may be 1 off), or None once a move threw the win away."""
+    """Returns (won, reason, plies, tested engine's tbhits, margin (None: win thrown away), SAN moves)."""
     board = chess.Board(fen)
     hero, clock, plies, hits, san = board.turn, {chess.WHITE: tc[0], chess.BLACK: tc[0]}, 0, 0, []
     margin = 100
@@ -110,11 +111,18 @@ def play_game(tested, defender, tb, fen, tc, game_id):
         eng = tested if mover == hero else defender
         limit = chess.engine.Limit(white_clock=clock[chess.WHITE], black_clock=clock[chess.BLACK],
                                    white_inc=tc[1], black_inc=tc[1])
+        pid = eng.protocol.transport.get_pid()           # a watchdog kills an engine that hangs
+        hung = []
+        watchdog = threading.Timer(clock[mover] + 5, lambda: (hung.append(1), os.kill(pid, signal.SIGKILL)))
         t0 = time.monotonic()
+        watchdog.start()
         try:
             res = eng.play(board, limit, game=game_id, info=chess.engine.INFO_BASIC)
         except (chess.engine.EngineError, chess.engine.EngineTerminatedError) as e:
-            return False, f"{'tested engine' if mover == hero else 'defender'} failed: {e}", plies, hits, margin, san
+            why = "hung, killed after its clock + 5 s" if hung else e
+            return False, f"{'tested engine' if mover == hero else 'defender'} failed: {why}", plies, hits, margin, san
+        finally:
+            watchdog.cancel()
         clock[mover] -= time.monotonic() - t0
         if mover == hero:
             hits += res.info.get("tbhits", 0)
@@ -168,6 +176,8 @@ def main():
         if tb.probe_wdl(chess.Board(fen)) != 2:
             sys.exit(f"error: {name} {fen} is not won for the side to move by these tables")
     modes = [m for m, on in (("with", args.with_tb), ("without", args.without)) if on] or ["with", "without"]
+    if any("=" not in item for item in args.option):
+        ap.error("--option needs NAME=VALUE")
     extra = dict(item.split("=", 1) for item in args.option)
 
     t_start, results = time.monotonic(), {m: [] for m in modes}

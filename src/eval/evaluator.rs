@@ -1,19 +1,24 @@
 //! The one door through which the search evaluates: each search thread owns an [`Evaluator`],
-//! asks it for a position's value, and tells it of every move made and taken back on the
-//! path (the hooks an incremental evaluator keeps its per-ply state with; the classical
-//! evaluation needs none and only keeps its pawn cache).
+//! asks it for a position's value, and tells it of every move made on the path (the hooks the
+//! learned evaluation keeps its per-ply accumulators with; the classical evaluation needs none
+//! and only keeps its pawn cache).
 
-use shakmaty::{Chess, Move};
+use std::sync::Arc;
 
+use shakmaty::{Chess, Move, Position};
+
+use super::nnue::{Accumulators, Network};
 use super::pawns::PawnCache;
 use crate::types::{Ply, Score};
 
-/// Which evaluation an [`Evaluator`] computes (UCI `Evaluation`, once there is a choice).
+/// Which evaluation an [`Evaluator`] computes (UCI `Evaluation`).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub enum EvaluatorKind {
     /// The hand-written, tuned evaluation of [`super::evaluate`].
     #[default]
     Classical,
+    /// The learned network of [`super::nnue`].
+    Net,
 }
 
 /// One search thread's evaluation state: what the chosen evaluation keeps between calls.
@@ -21,13 +26,29 @@ pub struct Evaluator {
     kind: EvaluatorKind,
     /// The classical evaluation's pawn-only terms of recent pawn structures.
     pawns: PawnCache,
+    /// The network's accumulators along the search path (with `Net` only).
+    net: Option<Accumulators>,
+    /// Tests: every network evaluation is checked against one from scratch.
+    checking: bool,
 }
 
 impl Evaluator {
-    pub fn new(kind: EvaluatorKind) -> Evaluator {
+    /// An evaluator of `kind`; `Net` needs a `network` (without one it evaluates classically,
+    /// and says so through [`Evaluator::kind`]).
+    pub fn new(kind: EvaluatorKind, network: Option<&Arc<Network>>) -> Evaluator {
+        let net = match kind {
+            EvaluatorKind::Net => network.map(|n| Accumulators::new(Arc::clone(n))),
+            EvaluatorKind::Classical => None,
+        };
         Evaluator {
-            kind,
+            kind: if net.is_some() {
+                kind
+            } else {
+                EvaluatorKind::Classical
+            },
             pawns: PawnCache::default(),
+            net,
+            checking: false,
         }
     }
 
@@ -35,37 +56,67 @@ impl Evaluator {
         self.kind
     }
 
+    /// The network this evaluator runs, if it is the learned one.
+    pub fn network(&self) -> Option<&Arc<Network>> {
+        self.net.as_ref().map(Accumulators::network)
+    }
+
+    /// Checks every incremental network evaluation against one from scratch (slow: tests).
+    pub fn set_checking(&mut self, on: bool) {
+        self.checking = on;
+    }
+
     /// The value of `pos` (the node at `ply` of the current path) for the side to move, always
     /// below the tablebase and mate bands, so that no evaluation reads as a proven result.
     #[inline]
-    pub fn evaluate(&mut self, pos: &Chess, _ply: Ply) -> Score {
-        let score = match self.kind {
-            EvaluatorKind::Classical => super::evaluate_cached(pos, &mut self.pawns),
+    pub fn evaluate(&mut self, pos: &Chess, ply: Ply) -> Score {
+        let score = match &self.net {
+            None => super::evaluate_cached(pos, &mut self.pawns),
+            Some(acc) => {
+                let score = acc.evaluate(ply, pos.turn());
+                if self.checking {
+                    let fresh = acc.network().evaluate(pos);
+                    assert_eq!(score, fresh, "incremental and fresh network values differ");
+                }
+                score
+            }
         };
         score.clamp_to_eval()
     }
 
-    /// A search starts from `root` at ply 0: an incremental evaluator builds its state from
-    /// scratch here.
+    /// A search starts from `root` at ply 0: the accumulators are built from scratch here.
     #[inline]
-    pub fn set_root(&mut self, _root: &Chess) {}
+    pub fn set_root(&mut self, root: &Chess) {
+        if let Some(acc) = &mut self.net {
+            acc.refresh(root, 0);
+        }
+    }
 
     /// `m` was played from `parent` (at `ply`), giving `child` at `ply + 1`.
     #[inline]
-    pub fn on_move(&mut self, _parent: &Chess, _m: &Move, _child: &Chess, _ply: Ply) {}
+    pub fn on_move(&mut self, parent: &Chess, m: &Move, child: &Chess, ply: Ply) {
+        if let Some(acc) = &mut self.net {
+            acc.update(parent, m, child, ply);
+        }
+    }
 
     /// A null move was made at `ply`: the position at `ply + 1` has the same pieces.
     #[inline]
-    pub fn on_null_move(&mut self, _ply: Ply) {}
+    pub fn on_null_move(&mut self, ply: Ply) {
+        if let Some(acc) = &mut self.net {
+            acc.copy_to_child(ply);
+        }
+    }
 
-    /// The move made at `ply` (real or null) was taken back.
+    /// The move made at `ply` (real or null) was taken back: the accumulators are kept per
+    /// ply, so there is nothing to undo.
     #[inline]
     pub fn on_undo(&mut self, _ply: Ply) {}
 }
 
 impl Default for Evaluator {
     fn default() -> Self {
-        Evaluator::new(EvaluatorKind::default())
+        Evaluator::new(EvaluatorKind::default(), None)
     }
 }
 
@@ -95,5 +146,14 @@ mod tests {
                 );
             }
         }
+    }
+
+    /// Asked for the net without one, the evaluator stays classical and says so.
+    #[test]
+    fn the_net_without_a_network_is_the_classical_evaluation() {
+        assert_eq!(
+            Evaluator::new(EvaluatorKind::Net, None).kind(),
+            EvaluatorKind::Classical
+        );
     }
 }

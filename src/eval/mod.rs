@@ -13,6 +13,7 @@
 pub mod bits;
 mod evaluator;
 mod king;
+pub mod nnue;
 pub mod params;
 mod pawns;
 mod pieces;
@@ -34,6 +35,7 @@ use trace::{NoTrace, Trace};
 use weights::WEIGHTS;
 
 pub use evaluator::{Evaluator, EvaluatorKind};
+pub use nnue::Network;
 pub use pawns::PawnCache;
 
 /// How much each role counts towards the middlegame phase; a full board is `MAX_PHASE`.

@@ -169,6 +169,8 @@ pub struct Settings {
     pub tb_probe_limit: usize,
     /// Wins the 50-move rule spoils count as draws (UCI `Syzygy50MoveRule`).
     pub tb_fifty_move_rule: bool,
+    /// Tests: every network evaluation is checked against one from scratch (slow).
+    pub verify_net: bool,
 }
 
 impl Default for Settings {
@@ -181,6 +183,7 @@ impl Default for Settings {
             tb_probe_depth: 1,
             tb_probe_limit: 7,
             tb_fifty_move_rule: true,
+            verify_net: false,
         }
     }
 }

@@ -29,6 +29,7 @@ use std::time::{Duration, Instant};
 
 use shakmaty::Chess;
 
+use crate::eval::{EvaluatorKind, Network};
 use crate::position::{full_key, Game};
 use crate::tablebase::Tablebases;
 use crate::types::Score;
@@ -68,7 +69,7 @@ impl Searcher {
         let settings = Settings::default();
         Searcher {
             shared: Arc::new(Shared::new(hash_mb)),
-            thread: ThreadData::new(settings.evaluator),
+            thread: ThreadData::new(settings.evaluator, None),
             helpers: HelperPool::default(),
             hash_mb,
             steps,
@@ -95,9 +96,32 @@ impl Searcher {
         let new_evaluator = settings.evaluator != self.settings.evaluator;
         self.settings = settings;
         if new_evaluator {
-            self.thread.use_evaluator(settings.evaluator);
             self.clear_table();
         }
+    }
+
+    /// Runs the learned evaluation with `network` from now on (UCI `EvalFile`). Empties the
+    /// table when the net evaluates now: its stored evaluations are the old net's.
+    pub fn set_network(&mut self, network: Arc<Network>) -> Result<(), String> {
+        Arc::get_mut(&mut self.shared)
+            .ok_or("the net is still in use by a search thread")?
+            .network = Some(network);
+        if self.settings.evaluator == EvaluatorKind::Net {
+            self.clear_table();
+        }
+        Ok(())
+    }
+
+    /// The net the learned evaluation runs (`None`: none loaded).
+    pub fn network(&self) -> Option<&Arc<Network>> {
+        self.shared.network.as_ref()
+    }
+
+    /// Sets this thread's evaluator to the settings' kind and the shared net.
+    fn prepare_evaluator(&mut self) {
+        let network = self.shared.network.as_ref();
+        self.thread.use_evaluator(self.settings.evaluator, network);
+        self.thread.evaluator.set_checking(self.settings.verify_net);
     }
 
     pub fn hash_mb(&self) -> usize {
@@ -164,6 +188,7 @@ impl Searcher {
         let key = full_key(pos);
         // Without the table or the eval corrections: the value must not depend on what
         // earlier searches left behind.
+        self.prepare_evaluator();
         let steps = Steps {
             quiescence_tt: false,
             correction_history: false,
@@ -210,6 +235,7 @@ impl Searcher {
             });
         }
 
+        self.prepare_evaluator();
         let budget = TimeBudget::new(limits, self.settings.move_overhead, root_moves.len());
         let mut worker = Worker::new(WorkerSetup {
             shared: &self.shared,

@@ -144,13 +144,14 @@ fn root_repeated(game: &Game) -> bool {
 }
 
 /// The score a tablebase rank stands for at the root (Stockfish's `tbScore`): a sure win or
-/// loss in the tablebase band, a win or loss the 50-move rule may spoil a few centipawns
+/// loss in the tablebase band, as many plies away as the ranking counted to the next zeroing
+/// move (`cp 19995`: five plies), a win or loss the 50-move rule may spoil a few centipawns
 /// either side of a draw, growing as it nears a sure one.
 fn tb_root_score(rank: i32, fifty_move_rule: bool) -> Score {
     use crate::tablebase::MAX_DTZ;
     let bound = if fifty_move_rule { MAX_DTZ - 100 } else { 1 };
     if rank >= bound {
-        Score::tb_win_in(0)
+        Score::tb_win_in(((MAX_DTZ - rank) as usize).min(MAX_PLY))
     } else if rank > 0 {
         Score((rank - (MAX_DTZ - 200)).max(3) * 100 / 200)
     } else if rank == 0 {
@@ -158,7 +159,7 @@ fn tb_root_score(rank: i32, fifty_move_rule: bool) -> Score {
     } else if rank > -bound {
         Score((rank + (MAX_DTZ - 200)).min(-3) * 100 / 200)
     } else {
-        Score::tb_loss_in(0)
+        Score::tb_loss_in(((rank + MAX_DTZ) as usize).min(MAX_PLY))
     }
 }
 

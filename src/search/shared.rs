@@ -3,6 +3,9 @@
 //! net's weights join them here), so that a new shared resource needs no new argument threaded
 //! through the search.
 
+use std::sync::Arc;
+
+use crate::eval::Network;
 use crate::tablebase::Tablebases;
 use crate::tt::TranspositionTable;
 
@@ -11,6 +14,9 @@ pub(super) struct Shared {
     pub tt: TranspositionTable,
     /// The tables of `SyzygyPath` (none by default); read-only during a search.
     pub tablebases: Tablebases,
+    /// The learned evaluation's weights, one copy for every thread's evaluator (`None`: no
+    /// net loaded, the classical evaluation only).
+    pub network: Option<Arc<Network>>,
 }
 
 impl Shared {
@@ -18,6 +24,7 @@ impl Shared {
         Shared {
             tt: TranspositionTable::new(hash_mb),
             tablebases: Tablebases::default(),
+            network: crate::eval::nnue::embedded(),
         }
     }
 }

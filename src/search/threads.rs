@@ -195,12 +195,13 @@ fn helper_loop(
     published: &AtomicU64,
     results: &Sender<Stats>,
 ) {
-    let mut thread = ThreadData::new(EvaluatorKind::default());
+    let mut thread = ThreadData::new(EvaluatorKind::default(), None);
     while let Ok(message) = receiver.recv() {
         match message {
             Message::Clear => thread.history.clear(),
             Message::Search(job) => {
-                thread.use_evaluator(job.settings.evaluator);
+                thread.use_evaluator(job.settings.evaluator, job.shared.network.as_ref());
+                thread.evaluator.set_checking(job.settings.verify_net);
                 // A panicking helper must still report, or the main thread would wait forever;
                 // its history is then only a move ordering hint, safe to keep, and its
                 // evaluator is set up afresh at the next root.

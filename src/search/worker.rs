@@ -2,6 +2,7 @@
 //! (one [`Frame`] per ply), and the limits it polls.
 
 use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::Arc;
 
 use shakmaty::Chess;
 
@@ -12,7 +13,7 @@ use super::pv::PvTable;
 use super::shared::Shared;
 use super::stats::Stats;
 use super::time::TimeBudget;
-use crate::eval::{Evaluator, EvaluatorKind};
+use crate::eval::{Evaluator, EvaluatorKind, Network};
 use crate::params::POLL_INTERVAL_NODES;
 use crate::position::Key;
 use crate::types::{Ply, Score, MAX_PLY};
@@ -53,17 +54,26 @@ pub(super) struct ThreadData {
 }
 
 impl ThreadData {
-    pub fn new(kind: EvaluatorKind) -> ThreadData {
+    pub fn new(kind: EvaluatorKind, network: Option<&Arc<Network>>) -> ThreadData {
         ThreadData {
             history: History::default(),
-            evaluator: Evaluator::new(kind),
+            evaluator: Evaluator::new(kind, network),
         }
     }
 
-    /// Evaluates with `kind` from now on (a new evaluator only when it changes).
-    pub fn use_evaluator(&mut self, kind: EvaluatorKind) {
-        if self.evaluator.kind() != kind {
-            self.evaluator = Evaluator::new(kind);
+    /// Evaluates with `kind` (and `network`, for the learned evaluation) from now on: a new
+    /// evaluator only when either changed.
+    pub fn use_evaluator(&mut self, kind: EvaluatorKind, network: Option<&Arc<Network>>) {
+        let same = self.evaluator.kind() == kind
+            && match kind {
+                EvaluatorKind::Classical => true,
+                EvaluatorKind::Net => matches!(
+                    (self.evaluator.network(), network),
+                    (Some(a), Some(b)) if Arc::ptr_eq(a, b)
+                ),
+            };
+        if !same {
+            self.evaluator = Evaluator::new(kind, network);
         }
     }
 }

@@ -1,0 +1,139 @@
+use super::*;
+use crate::position::{read_fen, FenPolicy};
+use crate::rng::Rng;
+use shakmaty::CastlingMode;
+
+/// A network of seeded random weights in the ranges a trained one has.
+pub(crate) fn random_network(hidden: usize, seed: u64) -> Network {
+    let mut rng = Rng::new(seed);
+    let mut draw = |lo: i32, hi: i32| (lo + rng.below((hi - lo + 1) as usize) as i32) as i16;
+    let w1 = (0..INPUTS * hidden).map(|_| draw(-60, 60)).collect();
+    let b1 = (0..hidden).map(|_| draw(-20, 120)).collect();
+    let w2 = (0..2 * hidden).map(|_| draw(-126, 126)).collect();
+    Network::from_weights(w1, b1, w2, i32::from(draw(-3000, 3000)))
+}
+
+fn pos(fen: &str) -> Chess {
+    read_fen(fen, CastlingMode::Standard, FenPolicy::Strict).unwrap()
+}
+
+const FENS: [&str; 6] = [
+    "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1",
+    "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1",
+    "8/2p5/3p4/KP5r/1R3p1k/8/4P1P1/8 w - - 0 1",
+    "r3k2r/Pppp1ppp/1b3nbN/nP6/BBP1P3/q4N2/Pp1P2PP/R2Q1RK1 w kq - 0 1",
+    "rnbq1k1r/pp1Pbppp/2p5/8/2B5/8/PPP1NnPP/RNBQK2R w KQ - 1 8",
+    "8/P1k5/K7/8/8/8/6p1/8 b - - 0 1",
+];
+
+#[test]
+fn a_net_file_round_trips_and_damage_is_refused_with_a_reason() {
+    let net = random_network(32, 1);
+    let bytes = net.to_bytes();
+    assert_eq!(
+        bytes.len(),
+        HEADER_BYTES + 2 * 768 * 32 + 2 * 32 + 4 * 32 + 4
+    );
+    assert_eq!(Network::from_bytes(&bytes).unwrap(), net);
+    let truncated = Network::from_bytes(&bytes[..bytes.len() - 10]).unwrap_err();
+    assert!(truncated.contains("truncated"), "{truncated}");
+    let mut flipped = bytes.clone();
+    flipped[HEADER_BYTES + 100] ^= 1;
+    let checksum = Network::from_bytes(&flipped).unwrap_err();
+    assert!(checksum.contains("checksum"), "{checksum}");
+    let mut magic = bytes.clone();
+    magic[0] = b'X';
+    assert!(Network::from_bytes(&magic).unwrap_err().contains("header"));
+    let mut version = bytes.clone();
+    version[8] = 9;
+    assert!(Network::from_bytes(&version)
+        .unwrap_err()
+        .contains("version"));
+    let mut width = bytes;
+    width[16] = 33;
+    assert!(Network::from_bytes(&width).unwrap_err().contains("shape"));
+    assert!(Network::from_bytes(b"").is_err());
+}
+
+/// The AVX2 kernels give exactly the portable numbers (where the CPU has AVX2).
+#[test]
+fn simd_kernels_give_the_portable_results() {
+    if !has_avx2() {
+        eprintln!("simd_kernels_give_the_portable_results: no AVX2 here, portable only");
+        return;
+    }
+    let mut rng = Rng::new(5);
+    for round in 0..200 {
+        let n = 16 * (1 + round % 8);
+        let mut draw = |r: i32| (rng.below((2 * r + 1) as usize) as i32 - r) as i16;
+        let a: Vec<i16> = (0..n).map(|_| draw(400)).collect();
+        let w: Vec<i16> = (0..n).map(|_| draw(127)).collect();
+        // SAFETY: AVX2 is present (checked above).
+        let simd_dot = unsafe { simd::screlu_dot(&a, &w) };
+        assert_eq!(simd_dot, portable::screlu_dot(&a, &w), "round {round}");
+        let (mut x, mut y) = (a.clone(), a.clone());
+        // SAFETY: as above.
+        unsafe { simd::add_assign(&mut x, &w) };
+        portable::add_assign(&mut y, &w);
+        assert_eq!(x, y);
+        // SAFETY: as above.
+        unsafe { simd::sub_assign(&mut x, &w) };
+        portable::sub_assign(&mut y, &w);
+        assert_eq!(x, y);
+        assert_eq!(x, a);
+    }
+}
+
+/// Updated move by move, the accumulators equal the ones built from scratch at every node
+/// of a perft tree (every kind of move: quiet, capture, en passant, castling both ways,
+/// promotions with and without capture), and after null moves.
+#[test]
+fn incremental_accumulators_equal_fresh_ones_at_every_node() {
+    let net = Arc::new(random_network(32, 2));
+    let mut acc = Accumulators::new(Arc::clone(&net));
+    fn walk(acc: &mut Accumulators, net: &Network, p: &Chess, ply: Ply, depth: u32) -> u64 {
+        let mut fresh = vec![0i16; 2 * net.hidden()];
+        net.refresh(p.board(), &mut fresh);
+        if acc.pair(ply) != fresh.as_slice() {
+            let fen = shakmaty::fen::Fen::from_position(p, shakmaty::EnPassantMode::Legal);
+            panic!("the accumulators of {fen} differ from fresh ones");
+        }
+        assert_eq!(acc.evaluate(ply, p.turn()), net.evaluate(p));
+        if depth == 0 {
+            return 1;
+        }
+        let mut nodes = 1;
+        for m in p.legal_moves() {
+            let mut child = p.clone();
+            child.play_unchecked(m);
+            acc.update(p, &m, &child, ply);
+            nodes += walk(acc, net, &child, ply + 1, depth - 1);
+        }
+        if let Ok(null) = p.clone().swap_turn() {
+            acc.copy_to_child(ply);
+            nodes += walk(acc, net, &null, ply + 1, 0);
+        }
+        nodes
+    }
+    let mut visited = 0;
+    for fen in FENS {
+        let p = pos(fen);
+        acc.refresh(&p, 0);
+        visited += walk(&mut acc, &net, &p, 0, 3);
+    }
+    assert!(visited > 100_000, "{visited}");
+}
+
+/// A position and its colour-flipped twin (board mirrored top to bottom, colours swapped,
+/// the other side to move) evaluate the same: each perspective sees the same features.
+#[test]
+fn a_colour_flipped_position_evaluates_the_same() {
+    let net = random_network(64, 3);
+    for fen in FENS {
+        let p = pos(fen);
+        let mut setup = p.to_setup(shakmaty::EnPassantMode::Legal);
+        setup.mirror();
+        let twin: Chess = shakmaty::FromSetup::from_setup(setup, CastlingMode::Standard).unwrap();
+        assert_eq!(net.evaluate(&p), net.evaluate(&twin), "{fen}");
+    }
+}
