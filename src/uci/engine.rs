@@ -13,6 +13,7 @@ use super::options::{self, Action, Apply, Change, Options};
 use super::output::{send, send_error};
 use super::perft::uci_perft;
 use crate::eval;
+use crate::eval::{EvaluatorKind, Network};
 use crate::memory::THREAD_STACK_BYTES;
 use crate::position::{read_fen, FenPolicy, Game};
 use crate::search::{Clock, Control, IterationInfo, Limits, Reporter, Searcher};
@@ -192,6 +193,40 @@ impl Engine {
                 self.game.castling_mode = self.castling_mode();
             }
             Action::LoadTablebases(path) => self.load_tablebases(path),
+            Action::SetEvaluation(kind) => {
+                if kind == EvaluatorKind::Net && self.lock_searcher().network().is_none() {
+                    return send_error("Evaluation: no net is loaded (set EvalFile first)");
+                }
+                self.options.search.evaluator = kind;
+            }
+            Action::LoadNet(path) => self.load_net(&path),
+        }
+    }
+
+    /// Loads the net of `path` (empty: the built-in one). A missing, truncated or damaged
+    /// file is reported and the current net stays.
+    fn load_net(&mut self, path: &str) {
+        let loaded = if path.is_empty() {
+            crate::eval::nnue::embedded()
+                .ok_or_else(|| "this build has no built-in net".to_string())
+        } else {
+            std::fs::read(path)
+                .map_err(|e| format!("cannot read {path}: {e}"))
+                .and_then(|bytes| Network::from_bytes(&bytes).map_err(|e| format!("{path}: {e}")))
+                .map(Arc::new)
+        };
+        let network = match loaded {
+            Ok(n) => n,
+            Err(e) => return send_error(&format!("EvalFile: {e}; keeping the current net")),
+        };
+        let description = format!("768x{} net {:016x}", network.hidden(), network.hash());
+        let set = self.lock_searcher().set_network(network);
+        match set {
+            Ok(()) => send(&format!(
+                "info string EvalFile: loaded the {description} from {}",
+                if path.is_empty() { "the binary" } else { path }
+            )),
+            Err(e) => send_error(&format!("EvalFile: {e}")),
         }
     }
 
@@ -376,6 +411,26 @@ impl Engine {
     fn show_eval(&self) {
         for line in eval::report::lines(&self.game.root) {
             send(&line);
+        }
+        let pos = &self.game.root;
+        match self.lock_searcher().network() {
+            Some(net) => {
+                let side = net.evaluate(pos);
+                let white = if pos.turn().is_white() { side } else { -side };
+                send(&format!(
+                    "Net evaluation (768x{} net {:016x}): {} cp (White side), {} cp (side to move){}",
+                    net.hidden(),
+                    net.hash(),
+                    white.0,
+                    side.0,
+                    if self.options.search.evaluator == EvaluatorKind::Net {
+                        "; the search uses it"
+                    } else {
+                        "; the search uses the classical evaluation (Evaluation)"
+                    }
+                ));
+            }
+            None => send("Net evaluation: no net loaded (EvalFile)"),
         }
     }
 }

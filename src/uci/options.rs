@@ -9,6 +9,7 @@
 
 use std::time::Duration;
 
+use crate::eval::EvaluatorKind;
 use crate::params::DEFAULT_MOVE_OVERHEAD_MS;
 use crate::search::Settings;
 
@@ -117,6 +118,10 @@ pub enum Action {
     Chess960(bool),
     /// Open the tablebases of these directories (`:`-separated; empty: none).
     LoadTablebases(String),
+    /// Evaluate with this evaluation from now on (the net needs one loaded).
+    SetEvaluation(EvaluatorKind),
+    /// Load the net of this file (empty: the one built in).
+    LoadNet(String),
 }
 
 /// What setting an option does.
@@ -188,6 +193,24 @@ pub const OPTIONS: &[Declared] = &[
         name: "UCI_Chess960",
         kind: Kind::Check { default: false },
         apply: Apply::Act(|v| Action::Chess960(v.bool())),
+    },
+    Declared {
+        name: "Evaluation",
+        kind: Kind::Combo {
+            default: "classical",
+            vars: &["net", "classical"],
+        },
+        apply: Apply::Act(|v| {
+            Action::SetEvaluation(match v.text().as_str() {
+                "net" => EvaluatorKind::Net,
+                _ => EvaluatorKind::Classical,
+            })
+        }),
+    },
+    Declared {
+        name: "EvalFile",
+        kind: Kind::String { default: "" },
+        apply: Apply::Act(|v| Action::LoadNet(v.text())),
     },
     Declared {
         name: "SyzygyPath",
@@ -427,6 +450,7 @@ mod tests {
                 Kind::Spin { min, max, .. } => Value::Int(if max > min { min + 1 } else { min }),
                 Kind::Check { default } => Value::Bool(!default),
                 Kind::String { .. } => Value::Text("/some/dir".to_string()),
+                Kind::Combo { vars, .. } => Value::Text(vars[0].to_string()),
                 _ => Value::Press,
             };
             match option.apply {
@@ -443,6 +467,8 @@ mod tests {
                         "Clear Hash" => Action::ClearHash,
                         "UCI_Chess960" => Action::Chess960(true),
                         "SyzygyPath" => Action::LoadTablebases("/some/dir".to_string()),
+                        "Evaluation" => Action::SetEvaluation(EvaluatorKind::Net),
+                        "EvalFile" => Action::LoadNet("/some/dir".to_string()),
                         other => panic!("{other}: an action not checked here"),
                     };
                     assert_eq!(action, expected);
