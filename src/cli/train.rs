@@ -6,10 +6,14 @@ use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 use std::time::Instant;
 
+use shakmaty::CastlingMode;
+
 use crate::datagen::training::Filter;
+use crate::datagen::GameResult;
+use crate::position::{read_fen, FenPolicy};
 use crate::train::data::{self, Loaded};
 use crate::train::net::Target;
-use crate::train::quantised::{write_net, QuantisedNet};
+use crate::train::quantised::{rounding_error, write_net, QuantisedNet};
 use crate::train::{checkpoint, fit_k, train_epoch, TrainConfig, TrainState};
 use crate::util::{checked_threads, progress_bar, worker_pool};
 
@@ -84,6 +88,34 @@ pub fn run(args: Args) -> ExitCode {
             ExitCode::FAILURE
         }
     }
+}
+
+/// Positions whose evaluations end every run: a reference for the engine's inference, which
+/// must give the quantised numbers exactly.
+const EXAMPLES: &[&str] = &[
+    "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1",
+    "r1bqkbnr/pppp1ppp/2n5/4p3/4P3/5N2/PPPP1PPP/RNBQKB1R w KQkq - 2 3",
+    "r1bq1rk1/pp2bppp/2n1pn2/3p4/2PP4/2N1PN2/PP3PPP/R2QKB1R w KQ - 0 8",
+    "8/5pk1/6p1/8/8/6P1/5PK1/3R4 w - - 0 40",
+    "8/5pk1/6p1/8/8/6P1/5PK1/3R4 b - - 0 40",
+    "4k3/8/8/8/8/8/8/R3K3 w - - 0 1",
+];
+
+/// The float and quantised evaluations of [`EXAMPLES`], one line each.
+fn examples(net: &crate::train::net::Net) -> Vec<String> {
+    let q = QuantisedNet::from_float(net);
+    EXAMPLES
+        .iter()
+        .filter_map(|fen| {
+            let pos = read_fen(fen, CastlingMode::Standard, FenPolicy::Strict).ok()?;
+            let s = data::Sample::new(&pos, 0, GameResult::Draw);
+            Some(format!(
+                "{fen}: float {:.1} cp, quantised {} cp",
+                net.evaluate(&s),
+                q.evaluate(s.stm_features(), s.nstm_features())
+            ))
+        })
+        .collect()
 }
 
 fn check(args: &Args) -> Result<(), String> {
@@ -214,6 +246,13 @@ fn train(args: &Args) -> Result<String, String> {
         last = Some(report);
     }
     write_net(&args.out, &state.net)?;
+    let (mean, worst) = rounding_error(&state.net, &loaded.validation);
+    eprintln!(
+        "train: quantised vs float on the validation positions: mean {mean:.2} cp, worst {worst:.1} cp"
+    );
+    for line in examples(&state.net) {
+        eprintln!("train: {line}");
+    }
     let bytes = std::fs::read(&args.out).map_err(|e| format!("{}: {e}", args.out.display()))?;
     let hash = QuantisedNet::from_bytes(&bytes).map(|_| data::fnv1a64(&bytes[64..]))?;
     Ok(format!(

@@ -68,10 +68,10 @@ pub fn load(path: &Path) -> Result<(TrainState, f64), String> {
         },
         m: floats[p..2 * p].to_vec(),
         v: floats[2 * p..].to_vec(),
-        step: u64_at(24),
-        epoch: u32_at(20) as usize,
+        step: u64_at(20),
+        epoch: u32_at(16) as usize,
     };
-    Ok((state, f64::from_bits(u64_at(32))))
+    Ok((state, f64::from_bits(u64_at(28))))
 }
 
 /// The checkpoint of the most epochs in `dir`, if any.

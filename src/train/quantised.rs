@@ -6,7 +6,7 @@
 
 use std::path::Path;
 
-use super::data::{fnv1a64, INPUTS};
+use super::data::{fnv1a64, Sample, INPUTS};
 use super::net::{Net, SCALE};
 
 pub const MAGIC: &[u8; 8] = b"CUTOFFNN";
@@ -49,6 +49,20 @@ impl QuantisedNet {
             b1: net.b1().iter().map(|&b| q16(b, QA)).collect(),
             w2: net.w2().iter().map(|&w| q16(w, QB)).collect(),
             b2: (f64::from(net.b2()) * f64::from(QA * QB)).round() as i32,
+        }
+    }
+
+    /// The float net these integers stand for (each weight divided by its scale): the float
+    /// net's evaluation less the rounding of the weights.
+    pub fn to_float(&self) -> Net {
+        let (qa, qb) = (QA as f32, QB as f32);
+        let mut params: Vec<f32> = self.w1.iter().map(|&w| f32::from(w) / qa).collect();
+        params.extend(self.b1.iter().map(|&b| f32::from(b) / qa));
+        params.extend(self.w2.iter().map(|&w| f32::from(w) / qb));
+        params.push(self.b2 as f32 / (qa * qb));
+        Net {
+            hidden: self.hidden,
+            params,
         }
     }
 
@@ -158,6 +172,20 @@ impl QuantisedNet {
         }
         (sum / i64::from(QA) + i64::from(self.b2)) * i64::from(SCALE as u32) / i64::from(QA * QB)
     }
+}
+
+/// How far the quantised net's evaluations are from the float net's on `samples`: the mean and
+/// the largest absolute difference, centipawns (zeros for no samples).
+pub fn rounding_error(net: &Net, samples: &[Sample]) -> (f64, f64) {
+    let q = QuantisedNet::from_float(net);
+    let (mut total, mut worst) = (0.0, 0.0f64);
+    for s in samples {
+        let float = f64::from(net.forward(s) * SCALE);
+        let int = q.evaluate(s.stm_features(), s.nstm_features()) as f64;
+        total += (float - int).abs();
+        worst = worst.max((float - int).abs());
+    }
+    (total / samples.len().max(1) as f64, worst)
 }
 
 /// Writes `net` quantised to `path`, through a temporary file and a rename so that a reader
