@@ -147,7 +147,7 @@ pub fn fnv1a64(bytes: &[u8]) -> u64 {
 pub fn is_validation_game(name: &str, game: u64) -> bool {
     let mut key = name.as_bytes().to_vec();
     key.extend_from_slice(&game.to_le_bytes());
-    fnv1a64(&key) % VALIDATION_ONE_IN == 0
+    fnv1a64(&key).is_multiple_of(VALIDATION_ONE_IN)
 }
 
 /// Reads one chunk, at most `limit` kept positions.

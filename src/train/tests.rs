@@ -144,7 +144,15 @@ fn the_net_file_has_the_documented_layout_and_reads_back() {
     assert_eq!(&bytes[..8], MAGIC);
     let field = |i: usize| u32::from_le_bytes(bytes[i..i + 4].try_into().unwrap());
     assert_eq!(
-        [field(8), field(12), field(16), field(20), field(24), field(28), field(32)],
+        [
+            field(8),
+            field(12),
+            field(16),
+            field(20),
+            field(24),
+            field(28),
+            field(32)
+        ],
         [1, 768, 16, 1, 255, 64, 400]
     );
     assert!(bytes[36..56].iter().all(|&b| b == 0));
@@ -186,7 +194,10 @@ fn the_quantised_net_evaluates_within_a_few_centipawns_of_the_float_net() {
     let state = train_in_pool(2, &samples, &config(32, 4, 2048, 0.01));
     let (mean, worst) = quantised::rounding_error(&state.net, &samples[..2000]);
     // Rounding W2 to 1/64 is most of it: a few cp on evaluations of about 280 cp here.
-    assert!(mean < 5.0 && worst < 20.0, "mean {mean} cp, worst {worst} cp");
+    assert!(
+        mean < 5.0 && worst < 20.0,
+        "mean {mean} cp, worst {worst} cp"
+    );
 }
 
 #[test]
