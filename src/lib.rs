@@ -13,6 +13,7 @@ pub mod reference;
 pub mod rng;
 pub mod search;
 pub mod tablebase;
+pub mod train;
 pub mod tt;
 pub mod tune;
 pub mod types;

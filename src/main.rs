@@ -1,7 +1,7 @@
 use std::process::ExitCode;
 
 use clap::{Parser, Subcommand};
-use cutoff::cli::{bench, compare, datagen, epd, perft, tree, tune};
+use cutoff::cli::{bench, compare, datagen, epd, perft, train, tree, tune};
 use cutoff::uci;
 
 /// Cutoff: a UCI chess engine. With no subcommand it speaks UCI on stdin/stdout.
@@ -32,6 +32,8 @@ enum Command {
     Datagen(datagen::Args),
     /// Fit the evaluation weights to game results (Texel's method) and write them as Rust.
     Tune(tune::Args),
+    /// Train the learned evaluation (NNUE) on self-play data and write the quantised net.
+    Train(train::Args),
 }
 
 fn main() -> ExitCode {
@@ -52,6 +54,7 @@ fn main() -> ExitCode {
         Some(Command::Compare(args)) => compare::run(args),
         Some(Command::Datagen(args)) => datagen::run(args),
         Some(Command::Tune(args)) => tune::run(args),
+        Some(Command::Train(args)) => train::run(args),
     }
 }
 

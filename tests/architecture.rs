@@ -21,8 +21,8 @@ const LAYERS: &[&[&str]] = &[
     &["search", "perft"],
     // Libraries the commands drive: bench positions, self-play data, the alpha-beta lab.
     &["bench", "datagen", "reference"],
-    // The tuner fits the evaluation to datagen's records.
-    &["tune"],
+    // The tuner fits the evaluation to datagen's records; the trainer fits the net to them.
+    &["tune", "train"],
     // The two front doors: the command line and the UCI loop.
     &["cli", "uci"],
 ];

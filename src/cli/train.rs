@@ -1,0 +1,269 @@
+//! `cutoff train`: loads the positions, fits `K`, trains the net epoch by epoch and writes the
+//! quantised net after each (the math in [`crate::train`]; the net and its file in
+//! docs/nets.md).
+
+use std::path::{Path, PathBuf};
+use std::process::ExitCode;
+use std::time::Instant;
+
+use shakmaty::CastlingMode;
+
+use crate::datagen::training::Filter;
+use crate::datagen::GameResult;
+use crate::position::{read_fen, FenPolicy};
+use crate::train::data::{self, Loaded};
+use crate::train::net::Target;
+use crate::train::quantised::{rounding_error, write_net, QuantisedNet};
+use crate::train::{checkpoint, fit_k, train_epoch, TrainConfig, TrainState};
+use crate::util::{checked_threads, progress_bar, worker_pool};
+
+/// Command-line arguments of `cutoff train`.
+#[derive(clap::Args, Debug, Clone)]
+pub struct Args {
+    /// Data files or folders (their `.vf` and `.bin` files), of either format.
+    #[arg(long, num_args = 1.., default_values = ["data", "../shared/data"])]
+    pub data: Vec<PathBuf>,
+    /// Where to write the quantised net (after every epoch and at the end).
+    #[arg(long, default_value = "nets/cutoff.nnue")]
+    pub out: PathBuf,
+    /// Neurons of the feature transformer (per perspective).
+    #[arg(long, default_value_t = 128)]
+    pub hidden: usize,
+    /// Passes over the training positions.
+    #[arg(long, default_value_t = 10)]
+    pub epochs: usize,
+    /// Positions per optimizer step.
+    #[arg(long, default_value_t = 16384)]
+    pub batch: usize,
+    /// AdamW's learning rate at the start; a cosine takes it to a tenth by the last step.
+    #[arg(long, default_value_t = 0.001)]
+    pub lr: f64,
+    /// AdamW's decoupled weight decay (weights only, not biases).
+    #[arg(long, default_value_t = 0.01)]
+    pub weight_decay: f64,
+    /// Weight of the game result in the target; the rest is the search score's expected result.
+    #[arg(long, default_value_t = 0.4)]
+    pub lambda: f64,
+    /// Seed of the initial weights and of every epoch's shuffle.
+    #[arg(long, default_value_t = 1)]
+    pub seed: u64,
+    /// Use this `K` (centipawns) instead of fitting one.
+    #[arg(long)]
+    pub k: Option<f64>,
+    /// Worker threads (default: all cores); the net does not depend on it.
+    #[arg(long)]
+    pub threads: Option<usize>,
+    /// Folder for a float checkpoint after every epoch (net, optimizer state, epoch).
+    #[arg(long)]
+    pub checkpoint: Option<PathBuf>,
+    /// Go on from the latest checkpoint in `--checkpoint`.
+    #[arg(long, requires = "checkpoint")]
+    pub resume: bool,
+    /// Load at most this many positions (the first in chunk order), for quick runs.
+    #[arg(long)]
+    pub max_positions: Option<usize>,
+    /// Skip positions before this game ply.
+    #[arg(long, default_value_t = Filter::default().min_ply)]
+    pub min_ply: u32,
+    /// Skip positions whose |score| is above this (centipawns).
+    #[arg(long, default_value_t = Filter::default().max_score)]
+    pub max_score: i32,
+}
+
+/// `cutoff train`: progress and per-epoch lines on stderr, a summary line on stdout.
+pub fn run(args: Args) -> ExitCode {
+    let done = checked_threads(args.threads)
+        .map_err(|e| format!("--threads: {e}"))
+        .and_then(|threads| {
+            worker_pool(threads, "train").ok_or_else(|| "cannot start any worker thread".into())
+        })
+        .and_then(|pool| pool.install(|| train(&args)));
+    match done {
+        Ok(summary) => {
+            println!("{summary}");
+            ExitCode::SUCCESS
+        }
+        Err(e) => {
+            eprintln!("train: {e}");
+            ExitCode::FAILURE
+        }
+    }
+}
+
+/// Positions whose evaluations end every run: a reference for the engine's inference, which
+/// must give the quantised numbers exactly.
+const EXAMPLES: &[&str] = &[
+    "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1",
+    "r1bqkbnr/pppp1ppp/2n5/4p3/4P3/5N2/PPPP1PPP/RNBQKB1R w KQkq - 2 3",
+    "r1bq1rk1/pp2bppp/2n1pn2/3p4/2PP4/2N1PN2/PP3PPP/R2QKB1R w KQ - 0 8",
+    "8/5pk1/6p1/8/8/6P1/5PK1/3R4 w - - 0 40",
+    "8/5pk1/6p1/8/8/6P1/5PK1/3R4 b - - 0 40",
+    "4k3/8/8/8/8/8/8/R3K3 w - - 0 1",
+];
+
+/// The float and quantised evaluations of [`EXAMPLES`], one line each.
+fn examples(net: &crate::train::net::Net) -> Vec<String> {
+    let q = QuantisedNet::from_float(net);
+    EXAMPLES
+        .iter()
+        .filter_map(|fen| {
+            let pos = read_fen(fen, CastlingMode::Standard, FenPolicy::Strict).ok()?;
+            let s = data::Sample::new(&pos, 0, GameResult::Draw);
+            Some(format!(
+                "{fen}: float {:.1} cp, quantised {} cp",
+                net.evaluate(&s),
+                q.evaluate(s.stm_features(), s.nstm_features())
+            ))
+        })
+        .collect()
+}
+
+fn check(args: &Args) -> Result<(), String> {
+    if !(0.0..=1.0).contains(&args.lambda) {
+        return Err(format!("--lambda {} is not in 0..=1", args.lambda));
+    }
+    if args.hidden == 0 || args.hidden > 4096 {
+        return Err(format!("--hidden {} is not in 1..=4096", args.hidden));
+    }
+    if args.batch == 0 || args.epochs == 0 {
+        return Err("--batch and --epochs must be at least 1".into());
+    }
+    if args.k.is_some_and(|k| k <= 0.0 || !k.is_finite()) {
+        return Err("--k must be a positive number".into());
+    }
+    Ok(())
+}
+
+fn load(args: &Args) -> Result<Loaded, String> {
+    let start = Instant::now();
+    let filter = Filter {
+        min_ply: args.min_ply,
+        max_score: args.max_score,
+        ..Filter::default()
+    };
+    let loaded = data::load(&args.data, filter, args.max_positions);
+    for problem in &loaded.problems {
+        eprintln!("train: {problem}");
+    }
+    let bytes =
+        (loaded.train.len() + loaded.validation.len()) * std::mem::size_of::<data::Sample>();
+    eprintln!(
+        "train: {} chunks, {} games, {} positions read; {} training + {} validation positions kept ({:.0} MiB) in {:.1} s",
+        loaded.chunks,
+        loaded.games,
+        loaded.positions,
+        loaded.train.len(),
+        loaded.validation.len(),
+        bytes as f64 / f64::from(1 << 20),
+        start.elapsed().as_secs_f64()
+    );
+    if loaded.train.is_empty() {
+        return Err("no training positions".into());
+    }
+    Ok(loaded)
+}
+
+/// The starting state and `K`: the latest checkpoint with `--resume`, else a fresh net and the
+/// fitted (or given) `K`.
+fn start_state(args: &Args, loaded: &Loaded) -> Result<(TrainState, f64), String> {
+    if args.resume {
+        let dir = args.checkpoint.as_deref().unwrap_or(Path::new("."));
+        if let Some(path) = checkpoint::latest(dir) {
+            let (state, k) = checkpoint::load(&path)?;
+            if state.net.hidden != args.hidden {
+                return Err(format!(
+                    "{} has {} neurons, --hidden is {}",
+                    path.display(),
+                    state.net.hidden,
+                    args.hidden
+                ));
+            }
+            eprintln!(
+                "train: resuming from {} (epoch {}, K {k:.2})",
+                path.display(),
+                state.epoch
+            );
+            return Ok((state, k));
+        }
+        eprintln!("train: no checkpoint in {}; starting afresh", dir.display());
+    }
+    let k = args.k.unwrap_or_else(|| fit_k(&loaded.train));
+    Ok((TrainState::new(args.hidden, args.seed), k))
+}
+
+fn train(args: &Args) -> Result<String, String> {
+    check(args)?;
+    let loaded = load(args)?;
+    let (mut state, k) = start_state(args, &loaded)?;
+    let config = TrainConfig {
+        hidden: args.hidden,
+        epochs: args.epochs,
+        batch: args.batch,
+        lr: args.lr,
+        weight_decay: args.weight_decay,
+        target: Target {
+            k,
+            lambda: args.lambda,
+        },
+        seed: args.seed,
+    };
+    eprintln!(
+        "train: K = {k:.2} cp, lambda {}, {} neurons, batch {}, lr {} (cosine to a tenth), {} epochs",
+        args.lambda, args.hidden, args.batch, args.lr, args.epochs
+    );
+    let run_start = Instant::now();
+    let mut last = None;
+    while state.epoch < args.epochs {
+        let start = Instant::now();
+        let bar = progress_bar(loaded.train.len() as u64, "positions");
+        let report = train_epoch(
+            &mut state,
+            &loaded.train,
+            &loaded.validation,
+            &config,
+            |done| {
+                bar.set_position(done as u64);
+                let rate = done as f64 / start.elapsed().as_secs_f64().max(1e-9);
+                bar.set_message(format!("{rate:.0} pos/s"));
+            },
+        );
+        bar.finish_and_clear();
+        let seconds = start.elapsed().as_secs_f64();
+        write_net(&args.out, &state.net)?;
+        if let Some(dir) = &args.checkpoint {
+            checkpoint::save(dir, &state, k)?;
+        }
+        let validation = report
+            .validation_loss
+            .map_or("-".to_string(), |v| format!("{v:.6}"));
+        eprintln!(
+            "epoch {:3}  train loss {:.6}  validation loss {validation}  {:.0} pos/s  {seconds:.1} s  lr {:.6}",
+            report.epoch,
+            report.train_loss,
+            loaded.train.len() as f64 / seconds.max(1e-9),
+            report.lr
+        );
+        last = Some(report);
+    }
+    write_net(&args.out, &state.net)?;
+    let (mean, worst) = rounding_error(&state.net, &loaded.validation);
+    eprintln!(
+        "train: quantised vs float on the validation positions: mean {mean:.2} cp, worst {worst:.1} cp"
+    );
+    for line in examples(&state.net) {
+        eprintln!("train: {line}");
+    }
+    let bytes = std::fs::read(&args.out).map_err(|e| format!("{}: {e}", args.out.display()))?;
+    let hash = QuantisedNet::from_bytes(&bytes).map(|_| data::fnv1a64(&bytes[64..]))?;
+    Ok(format!(
+        "K {k:.2}  lambda {}  {} epochs in {:.1} s  train loss {}  validation loss {}  wrote {} ({} bytes, FNV-1a {hash:016x})",
+        args.lambda,
+        state.epoch,
+        run_start.elapsed().as_secs_f64(),
+        last.map_or("-".into(), |r| format!("{:.6}", r.train_loss)),
+        last.and_then(|r| r.validation_loss)
+            .map_or("-".into(), |v| format!("{v:.6}")),
+        args.out.display(),
+        bytes.len()
+    ))
+}

@@ -1,0 +1,88 @@
+//! Float checkpoints: the net, AdamW's moments, the step and epoch counts and `K`, one file per
+//! epoch (`epoch-0007.ckpt`), so that a stopped run goes on from its last finished epoch exactly
+//! as it would have run (the shuffle and the learning rate depend only on the seed, the epoch
+//! and the step). Little-endian: magic `CUTOFFCK`, version u32, hidden u32, epoch u32, step u64,
+//! K f64, then the parameters, `m` and `v` as f32.
+
+use std::path::{Path, PathBuf};
+
+use super::net::Net;
+use super::TrainState;
+
+const MAGIC: &[u8; 8] = b"CUTOFFCK";
+const VERSION: u32 = 1;
+const HEADER_BYTES: usize = 8 + 4 + 4 + 4 + 8 + 8;
+
+/// The file of the checkpoint after `epoch` epochs.
+pub fn path_for(dir: &Path, epoch: usize) -> PathBuf {
+    dir.join(format!("epoch-{epoch:04}.ckpt"))
+}
+
+/// Writes `state` (with the run's `k`) into `dir`, through a temporary file and a rename.
+pub fn save(dir: &Path, state: &TrainState, k: f64) -> Result<PathBuf, String> {
+    std::fs::create_dir_all(dir).map_err(|e| format!("cannot create {}: {e}", dir.display()))?;
+    let p = state.net.params.len();
+    let mut out = Vec::with_capacity(HEADER_BYTES + 12 * p);
+    out.extend_from_slice(MAGIC);
+    out.extend_from_slice(&VERSION.to_le_bytes());
+    out.extend_from_slice(&(state.net.hidden as u32).to_le_bytes());
+    out.extend_from_slice(&(state.epoch as u32).to_le_bytes());
+    out.extend_from_slice(&state.step.to_le_bytes());
+    out.extend_from_slice(&k.to_le_bytes());
+    for x in state.net.params.iter().chain(&state.m).chain(&state.v) {
+        out.extend_from_slice(&x.to_le_bytes());
+    }
+    let path = path_for(dir, state.epoch);
+    let tmp = path.with_extension("tmp");
+    std::fs::write(&tmp, &out)
+        .and_then(|()| std::fs::rename(&tmp, &path))
+        .map_err(|e| format!("cannot write {}: {e}", path.display()))?;
+    Ok(path)
+}
+
+/// Reads a checkpoint: the state and `K`.
+pub fn load(path: &Path) -> Result<(TrainState, f64), String> {
+    let bytes = std::fs::read(path).map_err(|e| format!("cannot read {}: {e}", path.display()))?;
+    let bad = |what: &str| format!("{}: {what}", path.display());
+    if bytes.len() < HEADER_BYTES || &bytes[..8] != MAGIC {
+        return Err(bad("not a Cutoff training checkpoint"));
+    }
+    let u32_at = |i: usize| u32::from_le_bytes(bytes[i..i + 4].try_into().unwrap_or([0; 4]));
+    let u64_at = |i: usize| u64::from_le_bytes(bytes[i..i + 8].try_into().unwrap_or([0; 8]));
+    if u32_at(8) != VERSION {
+        return Err(bad("unknown checkpoint version"));
+    }
+    let hidden = u32_at(12) as usize;
+    let p = Net::param_count(hidden);
+    if bytes.len() != HEADER_BYTES + 12 * p {
+        return Err(bad("cut or damaged (wrong size)"));
+    }
+    let floats: Vec<f32> = bytes[HEADER_BYTES..]
+        .chunks_exact(4)
+        .map(|c| f32::from_le_bytes([c[0], c[1], c[2], c[3]]))
+        .collect();
+    let state = TrainState {
+        net: Net {
+            hidden,
+            params: floats[..p].to_vec(),
+        },
+        m: floats[p..2 * p].to_vec(),
+        v: floats[2 * p..].to_vec(),
+        step: u64_at(20),
+        epoch: u32_at(16) as usize,
+    };
+    Ok((state, f64::from_bits(u64_at(28))))
+}
+
+/// The checkpoint of the most epochs in `dir`, if any.
+pub fn latest(dir: &Path) -> Option<PathBuf> {
+    let entries = std::fs::read_dir(dir).ok()?;
+    entries
+        .filter_map(|e| e.ok().map(|e| e.path()))
+        .filter(|p| {
+            p.extension().is_some_and(|e| e == "ckpt")
+                && p.file_name()
+                    .is_some_and(|n| n.to_string_lossy().starts_with("epoch-"))
+        })
+        .max()
+}

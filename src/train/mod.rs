@@ -1,0 +1,263 @@
+//! The trainer of the learned evaluation (NNUE), for `cutoff train` ([`crate::cli::train`]):
+//! a `768 → N` SCReLU net over both perspectives ([`net`]), trained on self-play positions
+//! ([`data`]) with AdamW, written as the integer file the engine reads ([`quantised`]).
+//!
+//! The loss is the mean of `(sigmoid(y·400 / K) − t)^2`, with the target
+//! `t = λ·result + (1 − λ)·sigmoid(score / K)`: the result says who won, the search score says
+//! how the position stood, and `K` (fitted once to the results, as the Texel tuner fits its
+//! own) puts centipawns and expected results on one scale.
+//!
+//! **Determinism.** A batch is cut into slices of [`SLICE`] positions whatever the thread count;
+//! each slice's gradient is summed in its own buffer in sample order, and the buffers are added
+//! in slice order. So a seed gives the same net, bit for bit, on 1 thread or 16 (a test checks
+//! it), and a run resumed from a checkpoint goes on exactly as it would have.
+
+pub mod checkpoint;
+pub mod data;
+pub mod net;
+pub mod quantised;
+
+use rayon::prelude::*;
+
+use crate::rng::Rng;
+use data::Sample;
+use net::{sigmoid, Net, Target};
+
+/// Positions per gradient slice: the unit of parallel work and of the fixed summing order.
+pub const SLICE: usize = 1024;
+/// The learning rate falls along a cosine to this share of `--lr` by the last step.
+pub const FINAL_LR_SHARE: f64 = 0.1;
+const ADAM_BETA1: f64 = 0.9;
+const ADAM_BETA2: f64 = 0.999;
+const ADAM_EPSILON: f64 = 1e-8;
+/// The search interval for `K` (centipawns) and the width at which the search stops.
+const K_RANGE: (f64, f64) = (10.0, 5000.0);
+const K_TOLERANCE: f64 = 1e-3;
+
+/// How to train.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct TrainConfig {
+    pub hidden: usize,
+    pub epochs: usize,
+    pub batch: usize,
+    pub lr: f64,
+    pub weight_decay: f64,
+    pub target: Target,
+    pub seed: u64,
+}
+
+/// Everything a run carries from step to step: what a checkpoint saves.
+#[derive(Clone, Debug, PartialEq)]
+pub struct TrainState {
+    pub net: Net,
+    /// AdamW's first and second moments, per parameter.
+    pub m: Vec<f32>,
+    pub v: Vec<f32>,
+    /// Optimizer steps taken.
+    pub step: u64,
+    /// Epochs finished.
+    pub epoch: usize,
+}
+
+impl TrainState {
+    pub fn new(hidden: usize, seed: u64) -> TrainState {
+        let net = Net::new(hidden, seed);
+        let p = net.params.len();
+        TrainState {
+            net,
+            m: vec![0.0; p],
+            v: vec![0.0; p],
+            step: 0,
+            epoch: 0,
+        }
+    }
+}
+
+/// One epoch's numbers, for the command to print.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct EpochReport {
+    /// 1-based.
+    pub epoch: usize,
+    /// Mean loss over the epoch's batches, each measured before its step.
+    pub train_loss: f64,
+    /// Mean loss on the validation games after the epoch (`None` without any).
+    pub validation_loss: Option<f64>,
+    /// The learning rate of the epoch's last step.
+    pub lr: f64,
+}
+
+/// The learning rate at `step` of `total`: a cosine from `lr` down to `FINAL_LR_SHARE · lr`.
+pub fn learning_rate(lr: f64, step: u64, total: u64) -> f64 {
+    let progress = (step as f64 / total.max(1) as f64).min(1.0);
+    let cosine = 0.5 * (1.0 + (std::f64::consts::PI * progress).cos());
+    lr * (FINAL_LR_SHARE + (1.0 - FINAL_LR_SHARE) * cosine)
+}
+
+/// Optimizer steps in an epoch of `positions`.
+pub fn steps_per_epoch(positions: usize, batch: usize) -> u64 {
+    positions.div_ceil(batch.max(1)) as u64
+}
+
+/// The mean loss of `net` on `samples` (0 for none), summed in fixed slices.
+pub fn loss(net: &Net, samples: &[Sample], target: Target) -> f64 {
+    if samples.is_empty() {
+        return 0.0;
+    }
+    let sums: Vec<f64> = samples
+        .par_chunks(SLICE)
+        .map(|slice| net.loss_and_gradient(slice.iter().copied(), target, None))
+        .collect();
+    sums.iter().sum::<f64>() / samples.len() as f64
+}
+
+/// The error of `sigmoid(score / k)` against the results.
+fn score_error(samples: &[Sample], k: f64) -> f64 {
+    let sums: Vec<f64> = samples
+        .par_chunks(SLICE * 16)
+        .map(|slice| {
+            slice
+                .iter()
+                .map(|s| (sigmoid(f64::from(s.score()) / k) - f64::from(s.result())).powi(2))
+                .sum::<f64>()
+        })
+        .collect();
+    sums.iter().sum::<f64>() / samples.len().max(1) as f64
+}
+
+/// The `K` (centipawns) for which `sigmoid(score / K)` best predicts the results: a
+/// golden-section search, as the Texel tuner fits its `K` (the error is unimodal in `K`).
+pub fn fit_k(samples: &[Sample]) -> f64 {
+    let ratio = (5f64.sqrt() - 1.0) / 2.0;
+    let (mut lo, mut hi) = K_RANGE;
+    let mut a = hi - ratio * (hi - lo);
+    let mut b = lo + ratio * (hi - lo);
+    let (mut ea, mut eb) = (score_error(samples, a), score_error(samples, b));
+    while hi - lo > K_TOLERANCE {
+        if ea < eb {
+            hi = b;
+            b = a;
+            eb = ea;
+            a = hi - ratio * (hi - lo);
+            ea = score_error(samples, a);
+        } else {
+            lo = a;
+            a = b;
+            ea = eb;
+            b = lo + ratio * (hi - lo);
+            eb = score_error(samples, b);
+        }
+    }
+    (lo + hi) / 2.0
+}
+
+/// The order of the training positions in `epoch` (0-based): a Fisher-Yates shuffle from the
+/// seed and the epoch alone, so a resumed run sees the order it would have seen.
+pub fn epoch_order(len: usize, seed: u64, epoch: usize) -> Vec<u32> {
+    let mut order: Vec<u32> = (0..len as u32).collect();
+    let mut rng = Rng::for_game(seed, 0x5348_5546_0000_0000 ^ epoch as u64);
+    for i in (1..len).rev() {
+        order.swap(i, rng.below(i + 1));
+    }
+    order
+}
+
+/// The summed loss of a batch and its mean gradient in `grad`: fixed slices in parallel, each
+/// into its own buffer of `buffers`, added in slice order.
+fn batch_gradient(
+    net: &Net,
+    batch: &[Sample],
+    target: Target,
+    buffers: &mut Vec<Vec<f32>>,
+    grad: &mut [f32],
+) -> f64 {
+    let slices = batch.len().div_ceil(SLICE);
+    buffers.resize_with(slices, || vec![0.0; net.params.len()]);
+    let sums: Vec<f64> = buffers[..slices]
+        .par_iter_mut()
+        .zip(batch.par_chunks(SLICE))
+        .map(|(buffer, slice)| {
+            buffer.fill(0.0);
+            net.loss_and_gradient(slice.iter().copied(), target, Some(buffer))
+        })
+        .collect();
+    let scale = 1.0 / batch.len() as f32;
+    let buffers = &buffers[..slices];
+    grad.par_chunks_mut(4096)
+        .enumerate()
+        .for_each(|(chunk, out)| {
+            let start = chunk * 4096;
+            for (j, g) in out.iter_mut().enumerate() {
+                let mut sum = 0.0f32;
+                for b in buffers {
+                    sum += b[start + j];
+                }
+                *g = sum * scale;
+            }
+        });
+    sums.iter().sum()
+}
+
+/// One AdamW step with learning rate `lr`, then `W2` clipped.
+fn adamw_step(state: &mut TrainState, grad: &[f32], lr: f64, weight_decay: f64) {
+    state.step += 1;
+    let t = state.step.min(i32::MAX as u64) as i32;
+    let c1 = (1.0 - ADAM_BETA1.powi(t)) as f32;
+    let c2 = (1.0 - ADAM_BETA2.powi(t)) as f32;
+    let (b1, b2, eps) = (ADAM_BETA1 as f32, ADAM_BETA2 as f32, ADAM_EPSILON as f32);
+    let (lr, decay) = (lr as f32, (lr * weight_decay) as f32);
+    let net = &mut state.net;
+    let (b1_range, b2_index) = (net.b1_range(), net.b2_index());
+    net.params
+        .par_iter_mut()
+        .zip(state.m.par_iter_mut())
+        .zip(state.v.par_iter_mut())
+        .zip(grad.par_iter())
+        .enumerate()
+        .for_each(|(i, (((p, m), v), &g))| {
+            *m = b1 * *m + (1.0 - b1) * g;
+            *v = b2 * *v + (1.0 - b2) * g * g;
+            // Decoupled weight decay, on the weights only: a bias has no scale to shrink.
+            if !b1_range.contains(&i) && i != b2_index {
+                *p -= decay * *p;
+            }
+            *p -= lr * (*m / c1) / ((*v / c2).sqrt() + eps);
+        });
+    net.clip();
+}
+
+/// Trains one epoch (the one after `state.epoch`) over `train` in a shuffled order, calling
+/// `progress` with the positions done after every batch; returns the epoch's numbers, the
+/// validation loss measured after it.
+pub fn train_epoch(
+    state: &mut TrainState,
+    train: &[Sample],
+    validation: &[Sample],
+    config: &TrainConfig,
+    mut progress: impl FnMut(usize),
+) -> EpochReport {
+    let order = epoch_order(train.len(), config.seed, state.epoch);
+    let total_steps = steps_per_epoch(train.len(), config.batch) * config.epochs as u64;
+    let mut grad = vec![0.0f32; state.net.params.len()];
+    let mut buffers = Vec::new();
+    let mut batch = Vec::with_capacity(config.batch);
+    let (mut loss_sum, mut lr) = (0.0, config.lr);
+    for (done, indices) in order.chunks(config.batch.max(1)).enumerate() {
+        batch.clear();
+        batch.extend(indices.iter().map(|&i| train[i as usize]));
+        loss_sum += batch_gradient(&state.net, &batch, config.target, &mut buffers, &mut grad);
+        lr = learning_rate(config.lr, state.step, total_steps);
+        adamw_step(state, &grad, lr, config.weight_decay);
+        progress((done * config.batch + batch.len()).min(train.len()));
+    }
+    state.epoch += 1;
+    EpochReport {
+        epoch: state.epoch,
+        train_loss: loss_sum / train.len().max(1) as f64,
+        validation_loss: (!validation.is_empty())
+            .then(|| loss(&state.net, validation, config.target)),
+        lr,
+    }
+}
+
+#[cfg(test)]
+mod tests;

@@ -1,0 +1,236 @@
+//! The net in floating point, as it is trained: `768 → N` feature transformer shared by both
+//! perspectives, SCReLU, and one output over both accumulators (the side to move's first). All
+//! parameters live in one flat vector (`W1 | b1 | W2 | b2`) so that the optimizer, the gradient
+//! sums and the checkpoint treat them alike.
+
+use super::data::{Sample, INPUTS};
+use crate::rng::Rng;
+
+/// Centipawns per unit of output: the evaluation is `y * SCALE`.
+pub const SCALE: f32 = 400.0;
+/// Bound of `W2` after every step, so that `round(w * 64)` fits an `i8`-sized ±127 (the
+/// quantised product `c * w2 * c` then stays far inside `i32`).
+pub const W2_CLIP: f32 = 1.98;
+
+/// `clamp(x, 0, 1)^2`.
+#[inline]
+pub fn screlu(x: f32) -> f32 {
+    let c = x.clamp(0.0, 1.0);
+    c * c
+}
+
+/// The logistic function `1 / (1 + e^-x)`.
+#[inline]
+pub fn sigmoid(x: f64) -> f64 {
+    1.0 / (1.0 + (-x).exp())
+}
+
+/// What a position is fitted to: `λ·result + (1 − λ)·sigmoid(score / K)`, side to move's view.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Target {
+    /// The score scale fitted to the results (centipawns).
+    pub k: f64,
+    pub lambda: f64,
+}
+
+impl Target {
+    #[inline]
+    pub fn of(&self, s: &Sample) -> f64 {
+        self.lambda * f64::from(s.result())
+            + (1.0 - self.lambda) * sigmoid(f64::from(s.score()) / self.k)
+    }
+}
+
+/// The float net.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Net {
+    pub hidden: usize,
+    /// `W1` (feature-major, `768 × N`), `b1` (`N`), `W2` (`2N`, side to move first), `b2`.
+    pub params: Vec<f32>,
+}
+
+impl Net {
+    /// Parameters of a net with `hidden` neurons.
+    pub fn param_count(hidden: usize) -> usize {
+        INPUTS * hidden + hidden + 2 * hidden + 1
+    }
+
+    /// `W1` and `W2` uniform in ±1/sqrt(fan-in) from the seeded generator, biases zero.
+    pub fn new(hidden: usize, seed: u64) -> Net {
+        let mut net = Net {
+            hidden,
+            params: vec![0.0; Net::param_count(hidden)],
+        };
+        let mut rng = Rng::for_game(seed, 0x4e4e_5545);
+        let mut uniform = |bound: f32| {
+            let unit = (rng.next_u64() >> 40) as f32 / (1u64 << 24) as f32;
+            (2.0 * unit - 1.0) * bound
+        };
+        let w1_bound = 1.0 / (INPUTS as f32).sqrt();
+        for w in net.w1_mut() {
+            *w = uniform(w1_bound);
+        }
+        let w2_bound = 1.0 / ((2 * hidden) as f32).sqrt();
+        for w in net.w2_mut() {
+            *w = uniform(w2_bound);
+        }
+        net
+    }
+
+    pub fn w1(&self) -> &[f32] {
+        &self.params[..INPUTS * self.hidden]
+    }
+    pub fn b1(&self) -> &[f32] {
+        let start = INPUTS * self.hidden;
+        &self.params[start..start + self.hidden]
+    }
+    pub fn w2(&self) -> &[f32] {
+        let start = (INPUTS + 1) * self.hidden;
+        &self.params[start..start + 2 * self.hidden]
+    }
+    pub fn b2(&self) -> f32 {
+        self.params[(INPUTS + 3) * self.hidden]
+    }
+    pub fn w1_mut(&mut self) -> &mut [f32] {
+        let end = INPUTS * self.hidden;
+        &mut self.params[..end]
+    }
+    pub fn w2_mut(&mut self) -> &mut [f32] {
+        let start = (INPUTS + 1) * self.hidden;
+        &mut self.params[start..start + 2 * self.hidden]
+    }
+    /// Where `b1` lies in `params`.
+    pub fn b1_range(&self) -> std::ops::Range<usize> {
+        INPUTS * self.hidden..(INPUTS + 1) * self.hidden
+    }
+    /// Where `b2` lies in `params`.
+    pub fn b2_index(&self) -> usize {
+        (INPUTS + 3) * self.hidden
+    }
+
+    /// Keeps `W2` where the quantised file can hold it.
+    pub fn clip(&mut self) {
+        for w in self.w2_mut() {
+            *w = w.clamp(-W2_CLIP, W2_CLIP);
+        }
+    }
+
+    /// `b1 + Σ W1[f]` into `acc`.
+    #[inline]
+    fn accumulate(&self, features: impl Iterator<Item = usize>, acc: &mut [f32]) {
+        let n = self.hidden;
+        acc.copy_from_slice(self.b1());
+        let w1 = self.w1();
+        for f in features {
+            for (a, w) in acc.iter_mut().zip(&w1[f * n..(f + 1) * n]) {
+                *a += w;
+            }
+        }
+    }
+
+    /// The output `y` from the two accumulators.
+    #[inline]
+    fn output(&self, stm: &[f32], nstm: &[f32]) -> f32 {
+        let (w_stm, w_nstm) = self.w2().split_at(self.hidden);
+        let mut y = self.b2();
+        for (a, w) in stm.iter().zip(w_stm) {
+            y += screlu(*a) * w;
+        }
+        for (a, w) in nstm.iter().zip(w_nstm) {
+            y += screlu(*a) * w;
+        }
+        y
+    }
+
+    /// The raw output `y` of a sample (the evaluation is `y * SCALE` centipawns).
+    pub fn forward(&self, s: &Sample) -> f32 {
+        let mut stm = vec![0.0; self.hidden];
+        let mut nstm = vec![0.0; self.hidden];
+        self.accumulate(s.stm_features(), &mut stm);
+        self.accumulate(s.nstm_features(), &mut nstm);
+        self.output(&stm, &nstm)
+    }
+
+    /// The evaluation of a sample in centipawns, side to move's view.
+    pub fn evaluate(&self, s: &Sample) -> f32 {
+        self.forward(s) * SCALE
+    }
+
+    /// The summed squared error of `samples` against `target`, and with `grad` the summed
+    /// gradient added into it (`grad` has the net's layout). Sums in sample order, so the same
+    /// samples give the same bits.
+    pub fn loss_and_gradient(
+        &self,
+        samples: impl Iterator<Item = Sample>,
+        target: Target,
+        mut grad: Option<&mut [f32]>,
+    ) -> f64 {
+        let n = self.hidden;
+        let mut stm = vec![0.0f32; n];
+        let mut nstm = vec![0.0f32; n];
+        let mut d_stm = vec![0.0f32; n];
+        let mut d_nstm = vec![0.0f32; n];
+        let mut total = 0.0;
+        let slope = f64::from(SCALE) / target.k;
+        for s in samples {
+            self.accumulate(s.stm_features(), &mut stm);
+            self.accumulate(s.nstm_features(), &mut nstm);
+            let y = self.output(&stm, &nstm);
+            let p = sigmoid(f64::from(y) * slope);
+            let diff = p - target.of(&s);
+            total += diff * diff;
+            if let Some(g) = grad.as_deref_mut() {
+                // d loss / d y = 2 (p − t) · p (1 − p) · SCALE / K.
+                let dy = (2.0 * diff * p * (1.0 - p) * slope) as f32;
+                let (acc, d) = ((&stm[..], &nstm[..]), (&mut d_stm[..], &mut d_nstm[..]));
+                self.backward(&s, acc, d, dy, g);
+            }
+        }
+        total
+    }
+
+    /// Adds the gradient of one sample, given its accumulators and `d loss / d y`, into `g`
+    /// (`d` is scratch space for the accumulators' gradients).
+    #[inline]
+    fn backward(
+        &self,
+        s: &Sample,
+        (stm, nstm): (&[f32], &[f32]),
+        (d_stm, d_nstm): (&mut [f32], &mut [f32]),
+        dy: f32,
+        g: &mut [f32],
+    ) {
+        let n = self.hidden;
+        let (g_w1, rest) = g.split_at_mut(INPUTS * n);
+        let (g_b1, rest) = rest.split_at_mut(n);
+        let (g_w2, g_b2) = rest.split_at_mut(2 * n);
+        g_b2[0] += dy;
+        let w2 = self.w2();
+        for i in 0..n {
+            g_w2[i] += dy * screlu(stm[i]);
+            g_w2[n + i] += dy * screlu(nstm[i]);
+            // screlu'(x) = 2x inside (0, 1), else 0.
+            d_stm[i] = if stm[i] > 0.0 && stm[i] < 1.0 {
+                dy * w2[i] * 2.0 * stm[i]
+            } else {
+                0.0
+            };
+            d_nstm[i] = if nstm[i] > 0.0 && nstm[i] < 1.0 {
+                dy * w2[n + i] * 2.0 * nstm[i]
+            } else {
+                0.0
+            };
+            g_b1[i] += d_stm[i] + d_nstm[i];
+        }
+        for f in s.stm_features() {
+            for (g, d) in g_w1[f * n..(f + 1) * n].iter_mut().zip(d_stm.iter()) {
+                *g += d;
+            }
+        }
+        for f in s.nstm_features() {
+            for (g, d) in g_w1[f * n..(f + 1) * n].iter_mut().zip(d_nstm.iter()) {
+                *g += d;
+            }
+        }
+    }
+}

@@ -1,0 +1,218 @@
+use std::path::PathBuf;
+
+use super::data::{load, Sample};
+use super::net::{Net, Target, SCALE};
+use super::quantised::{file_size, QuantisedNet, HEADER_BYTES, MAGIC};
+use super::*;
+use crate::datagen::training::Filter;
+
+/// Real positions: the first `n` the default filter keeps from the committed chunk.
+fn sample_positions(n: usize) -> Vec<Sample> {
+    let path = PathBuf::from(concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/data/selfplay-2266636-s4001.vf"
+    ));
+    let loaded = load(&[path], Filter::default(), Some(n));
+    let mut all = loaded.train;
+    all.extend(loaded.validation);
+    assert_eq!(all.len(), n, "the committed chunk holds enough positions");
+    all
+}
+
+const TARGET: Target = Target {
+    k: 130.0,
+    lambda: 0.4,
+};
+
+fn config(hidden: usize, epochs: usize, batch: usize, lr: f64) -> TrainConfig {
+    TrainConfig {
+        hidden,
+        epochs,
+        batch,
+        lr,
+        weight_decay: 0.01,
+        target: TARGET,
+        seed: 7,
+    }
+}
+
+fn train_in_pool(threads: usize, samples: &[Sample], config: &TrainConfig) -> TrainState {
+    let pool = rayon::ThreadPoolBuilder::new()
+        .num_threads(threads)
+        .build()
+        .unwrap();
+    pool.install(|| {
+        let mut state = TrainState::new(config.hidden, config.seed);
+        while state.epoch < config.epochs {
+            train_epoch(&mut state, samples, &[], config, |_| {});
+        }
+        state
+    })
+}
+
+#[test]
+fn the_gradient_matches_finite_differences() {
+    let samples = sample_positions(12);
+    let mut net = Net::new(8, 3);
+    // Biases and larger weights put most accumulators inside SCReLU's curved part (0, 1),
+    // where every term of the gradient is exercised.
+    let b1 = net.b1_range();
+    for b in &mut net.params[b1] {
+        *b = 0.45;
+    }
+    for w in net.w2_mut() {
+        *w *= 8.0;
+    }
+    let b2 = net.b2_index();
+    net.params[b2] = 0.05;
+    let mut grad = vec![0.0f32; net.params.len()];
+    net.loss_and_gradient(samples.iter().copied(), TARGET, Some(&mut grad));
+    // Every parameter a sample touches: the rows of its features, the biases, W2.
+    let mut checked: Vec<usize> = samples[0]
+        .stm_features()
+        .chain(samples[0].nstm_features())
+        .flat_map(|f| f * 8..(f + 1) * 8)
+        .collect();
+    checked.extend(net.b1_range());
+    checked.extend(net.b1_range().end..net.params.len());
+    let eps = 1e-3f32;
+    let mut nonzero = 0;
+    for &i in &checked {
+        let mut plus = net.clone();
+        plus.params[i] += eps;
+        let mut minus = net.clone();
+        minus.params[i] -= eps;
+        let numeric = (plus.loss_and_gradient(samples.iter().copied(), TARGET, None)
+            - minus.loss_and_gradient(samples.iter().copied(), TARGET, None))
+            / (2.0 * f64::from(eps));
+        let analytic = f64::from(grad[i]);
+        assert!(
+            (numeric - analytic).abs() <= 2e-4 + 0.02 * numeric.abs(),
+            "parameter {i}: analytic {analytic}, finite differences {numeric}"
+        );
+        if analytic.abs() > 1e-3 {
+            nonzero += 1;
+        }
+    }
+    assert!(
+        nonzero * 2 > checked.len(),
+        "only {nonzero} of {} gradients were far from zero: the check would prove little",
+        checked.len()
+    );
+}
+
+#[test]
+fn a_seed_gives_the_same_net_on_one_or_two_threads() {
+    let samples = sample_positions(6000);
+    // Batches of 2500 make three slices, one of them short.
+    let config = config(16, 2, 2500, 0.01);
+    let one = train_in_pool(1, &samples, &config);
+    let two = train_in_pool(2, &samples, &config);
+    assert_eq!(one.step, 6);
+    assert_ne!(one.net, Net::new(16, config.seed), "training moved the net");
+    assert_eq!(
+        QuantisedNet::from_float(&one.net).to_bytes(),
+        QuantisedNet::from_float(&two.net).to_bytes()
+    );
+    assert_eq!(one, two, "float weights and optimizer state, bit for bit");
+}
+
+#[test]
+fn a_resumed_run_ends_where_an_unbroken_one_does() {
+    let samples = sample_positions(3000);
+    let config = config(8, 2, 1000, 0.01);
+    let unbroken = train_in_pool(2, &samples, &config);
+    let dir = std::env::temp_dir().join(format!("cutoff-train-resume-{}", std::process::id()));
+    let mut first = TrainState::new(8, config.seed);
+    train_epoch(&mut first, &samples, &[], &config, |_| {});
+    checkpoint::save(&dir, &first, TARGET.k).unwrap();
+    let (mut resumed, k) = checkpoint::load(&checkpoint::latest(&dir).unwrap()).unwrap();
+    std::fs::remove_dir_all(&dir).unwrap();
+    assert_eq!(k, TARGET.k);
+    assert_eq!(resumed, first);
+    train_epoch(&mut resumed, &samples, &[], &config, |_| {});
+    assert_eq!(resumed, unbroken);
+}
+
+#[test]
+fn the_net_file_has_the_documented_layout_and_reads_back() {
+    let net = Net::new(16, 5);
+    let q = QuantisedNet::from_float(&net);
+    let bytes = q.to_bytes();
+    assert_eq!(bytes.len(), file_size(16));
+    assert_eq!(bytes.len(), 64 + 2 * 768 * 16 + 2 * 16 + 4 * 16 + 4);
+    assert_eq!(&bytes[..8], MAGIC);
+    let field = |i: usize| u32::from_le_bytes(bytes[i..i + 4].try_into().unwrap());
+    assert_eq!(
+        [
+            field(8),
+            field(12),
+            field(16),
+            field(20),
+            field(24),
+            field(28),
+            field(32)
+        ],
+        [1, 768, 16, 1, 255, 64, 400]
+    );
+    assert!(bytes[36..56].iter().all(|&b| b == 0));
+    // The first weight is W1[0][0] * 255, rounded.
+    let w = i16::from_le_bytes([bytes[HEADER_BYTES], bytes[HEADER_BYTES + 1]]);
+    assert_eq!(w, (net.w1()[0] * 255.0).round() as i16);
+    assert_eq!(QuantisedNet::from_bytes(&bytes).unwrap(), q);
+    let mut damaged = bytes.clone();
+    damaged[1000] ^= 1;
+    assert!(QuantisedNet::from_bytes(&damaged).is_err());
+    assert!(QuantisedNet::from_bytes(&bytes[..bytes.len() - 2]).is_err());
+}
+
+#[test]
+fn the_integer_forward_pass_is_the_float_one_on_the_rounded_weights() {
+    let samples = sample_positions(20_000);
+    let state = train_in_pool(2, &samples, &config(32, 4, 2048, 0.01));
+    let q = QuantisedNet::from_bytes(&QuantisedNet::from_float(&state.net).to_bytes()).unwrap();
+    let rounded = q.to_float();
+    let (mut worst, mut spread) = (0.0f32, 0.0f32);
+    for s in &samples[..2000] {
+        let float = rounded.forward(s) * SCALE;
+        let int = q.evaluate(s.stm_features(), s.nstm_features()) as f32;
+        // The integer pass truncates twice: `sum / QA` (under 400 / (QA·QB) = 0.025 cp) and
+        // the final division (under 1 cp); f32 adds a little.
+        worst = worst.max((float - int).abs());
+        spread += float.abs() / 2000.0;
+    }
+    assert!(
+        spread > 50.0,
+        "the trained net's evaluations are too small ({spread} cp on average) to test with"
+    );
+    assert!(worst < 1.05, "worst {worst} cp");
+}
+
+#[test]
+fn the_quantised_net_evaluates_within_a_few_centipawns_of_the_float_net() {
+    let samples = sample_positions(20_000);
+    let state = train_in_pool(2, &samples, &config(32, 4, 2048, 0.01));
+    let (mean, worst) = quantised::rounding_error(&state.net, &samples[..2000]);
+    // Rounding W2 to 1/64 is most of it: a few cp on evaluations of about 280 cp here.
+    assert!(
+        mean < 5.0 && worst < 20.0,
+        "mean {mean} cp, worst {worst} cp"
+    );
+}
+
+#[test]
+fn k_is_fitted_to_where_the_scores_predict_the_results_best() {
+    let samples = sample_positions(5000);
+    let k = fit_k(&samples);
+    for other in [k * 0.8, k * 1.25] {
+        assert!(score_error(&samples, k) < score_error(&samples, other));
+    }
+    assert!((30.0..1000.0).contains(&k), "{k}");
+}
+
+#[test]
+fn the_learning_rate_falls_along_a_cosine_to_a_tenth() {
+    assert_eq!(learning_rate(0.001, 0, 100), 0.001);
+    assert!((learning_rate(0.001, 50, 100) - 0.00055).abs() < 1e-12);
+    assert!((learning_rate(0.001, 100, 100) - 0.0001).abs() < 1e-12);
+}
