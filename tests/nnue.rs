@@ -11,10 +11,10 @@ use std::time::Duration;
 
 use common::{is_error_report, Engine};
 use cutoff::eval::nnue::{Accumulators, Network, INPUTS};
+use cutoff::eval::EvaluatorKind;
 use cutoff::position::{read_fen, FenPolicy, Game};
 use cutoff::rng::Rng;
 use cutoff::search::{Limits, Searcher, Settings};
-use cutoff::eval::EvaluatorKind;
 use shakmaty::{CastlingMode, Chess, Position};
 
 /// A net of seeded random weights in the ranges a trained one has.
@@ -110,7 +110,12 @@ fn evalfile_loads_a_net_and_keeps_it_when_the_next_file_is_bad() {
     e.send(&format!("setoption name EvalFile value {good}"));
     let lines = e.sync();
     let hash = format!("{:016x}", net.hash());
-    assert!(lines.iter().any(|l| l.contains("loaded") && l.contains(&hash)), "{lines:?}");
+    assert!(
+        lines
+            .iter()
+            .any(|l| l.contains("loaded") && l.contains(&hash)),
+        "{lines:?}"
+    );
     e.send("setoption name Evaluation value net");
     assert!(!e.sync().iter().any(|l| is_error_report(l)));
     let r = e.search("position startpos", "go depth 6", Duration::from_secs(30));
@@ -136,7 +141,11 @@ fn evalfile_loads_a_net_and_keeps_it_when_the_next_file_is_bad() {
         );
         assert!(net_line(&mut e).contains(&hash), "the good net must stay");
     }
-    let r = e.search("position startpos moves e2e4", "go depth 6", Duration::from_secs(30));
+    let r = e.search(
+        "position startpos moves e2e4",
+        "go depth 6",
+        Duration::from_secs(30),
+    );
     assert_ne!(r.bestmove, "(none)");
     for f in [good, truncated, damaged, header] {
         let _ = fs::remove_file(f);
