@@ -21,6 +21,7 @@ pub mod report;
 pub mod scale;
 pub mod taper;
 pub mod trace;
+pub mod wdl;
 pub mod weights;
 
 use shakmaty::attacks::king_attacks;

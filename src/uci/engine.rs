@@ -13,6 +13,7 @@ use super::options::{self, Action, Apply, Change, Options};
 use super::output::{send, send_error};
 use super::perft::uci_perft;
 use crate::eval;
+use crate::eval::wdl::{self, WdlModel};
 use crate::eval::{EvaluatorKind, Network};
 use crate::memory::THREAD_STACK_BYTES;
 use crate::position::{read_fen, FenPolicy, Game};
@@ -289,6 +290,12 @@ impl Engine {
         let searcher = Arc::clone(&self.searcher);
         let control = Arc::clone(&self.control);
         let config = self.options.search;
+        let wdl = self
+            .options
+            .show_wdl
+            .then(|| wdl::model(config.evaluator))
+            .flatten()
+            .map(|model| (model, wdl::material(game.root.board())));
         self.searching_endlessly = limits.is_endless();
         control.begin(go.ponder);
         let searching = Arc::clone(&self.searching);
@@ -301,6 +308,7 @@ impl Engine {
                 searcher.set_settings(config);
                 let mut reporter = UciReporter {
                     mode: game.castling_mode,
+                    wdl,
                 };
                 let outcome = searcher.search(&game, &limits, &control, &mut reporter);
                 searching.store(false, Ordering::SeqCst);
@@ -438,6 +446,8 @@ impl Engine {
 /// Prints each iteration as an `info` line.
 struct UciReporter {
     mode: CastlingMode,
+    /// With `UCI_ShowWDL`: the evaluation's model and the root's material.
+    wdl: Option<(&'static WdlModel, i32)>,
 }
 
 impl Reporter for UciReporter {
@@ -452,13 +462,21 @@ impl Reporter for UciReporter {
             .iter()
             .map(|m: &Move| m.to_uci(self.mode).to_string())
             .collect();
+        let wdl = match self.wdl {
+            Some((model, material)) => {
+                let (w, d, l) = model.wdl(info.score, material);
+                format!(" wdl {w} {d} {l}")
+            }
+            None => String::new(),
+        };
         send(&format!(
-            "info depth {} seldepth {} multipv {} score {}{} nodes {} nps {} hashfull {} tbhits {} time {} pv {}",
+            "info depth {} seldepth {} multipv {} score {}{}{} nodes {} nps {} hashfull {} tbhits {} time {} pv {}",
             info.depth,
             info.seldepth,
             info.multipv,
             info.score,
             bound,
+            wdl,
             info.nodes,
             info.nps(),
             info.hashfull,

@@ -35,6 +35,8 @@ pub struct Options {
     pub chess960: bool,
     /// `SyzygyPath` as last loaded (empty: no tables).
     pub syzygy_path: String,
+    /// `UCI_ShowWDL`: `info` lines carry `wdl W D L`.
+    pub show_wdl: bool,
 }
 
 impl Default for Options {
@@ -46,6 +48,7 @@ impl Default for Options {
             ponder: false,
             chess960: false,
             syzygy_path: String::new(),
+            show_wdl: false,
         }
     }
 }
@@ -193,6 +196,11 @@ pub const OPTIONS: &[Declared] = &[
         name: "UCI_Chess960",
         kind: Kind::Check { default: false },
         apply: Apply::Act(|v| Action::Chess960(v.bool())),
+    },
+    Declared {
+        name: "UCI_ShowWDL",
+        kind: Kind::Check { default: false },
+        apply: Apply::Store(|o, v| o.show_wdl = v.bool()),
     },
     Declared {
         name: "Evaluation",
