@@ -101,11 +101,9 @@ fn evalfile_loads_a_net_and_keeps_it_when_the_next_file_is_bad() {
     let net = random_network(32, 13);
     let good = temp_file("good.nnue", &net.to_bytes());
     let mut e = Engine::started();
-    // No net yet: the evaluation cannot be switched to it.
-    e.send("setoption name Evaluation value net");
-    let lines = e.sync();
-    assert!(lines.iter().any(|l| is_error_report(l)), "{lines:?}");
-    assert!(net_line(&mut e).contains("no net loaded"));
+    // The built-in net is there from the start.
+    let built_in = format!("{:016x}", Network::embedded().unwrap().hash());
+    assert!(net_line(&mut e).contains(&built_in));
 
     e.send(&format!("setoption name EvalFile value {good}"));
     let lines = e.sync();
@@ -147,6 +145,10 @@ fn evalfile_loads_a_net_and_keeps_it_when_the_next_file_is_bad() {
         Duration::from_secs(30),
     );
     assert_ne!(r.bestmove, "(none)");
+    // `<empty>` goes back to the built-in net.
+    e.send("setoption name EvalFile value <empty>");
+    e.sync();
+    assert!(net_line(&mut e).contains(&built_in));
     for f in [good, truncated, damaged, header] {
         let _ = fs::remove_file(f);
     }

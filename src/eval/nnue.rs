@@ -483,8 +483,19 @@ impl Accumulators {
 #[cfg(test)]
 mod tests;
 
-/// The net built into the binary (`nets/default.nnue`), read once; `None` when this build
-/// embeds none.
-pub fn embedded() -> Option<Arc<Network>> {
-    None
+/// The net built into the binary: `nets/cutoff-128-e10.nnue` (197,444 bytes), the first net
+/// trained on Cutoff's own games. Not the default evaluation: it lost to the classical one
+/// (docs/nets.md); `setoption name Evaluation value net` plays with it.
+static EMBEDDED: &[u8] = include_bytes!("../../nets/cutoff-128-e10.nnue");
+
+impl Network {
+    /// The net built into the binary, read once (its weights copied out of the binary's bytes
+    /// into the network's own vectors); `None` only if those bytes fail the checks, which a
+    /// test rules out.
+    pub fn embedded() -> Option<Arc<Network>> {
+        use std::sync::OnceLock;
+        static NET: OnceLock<Option<Arc<Network>>> = OnceLock::new();
+        NET.get_or_init(|| Network::from_bytes(EMBEDDED).ok().map(Arc::new))
+            .clone()
+    }
 }

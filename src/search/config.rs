@@ -171,6 +171,9 @@ pub struct Settings {
     pub tb_fifty_move_rule: bool,
     /// Tests: every network evaluation is checked against one from scratch (slow).
     pub verify_net: bool,
+    /// Play at this Elo (UCI `UCI_LimitStrength` with `UCI_Elo`; `super::strength`), or at
+    /// full strength.
+    pub strength_elo: Option<i32>,
 }
 
 impl Default for Settings {
@@ -184,6 +187,7 @@ impl Default for Settings {
             tb_probe_limit: 7,
             tb_fifty_move_rule: true,
             verify_net: false,
+            strength_elo: None,
         }
     }
 }

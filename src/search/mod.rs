@@ -20,6 +20,7 @@ mod root;
 pub mod see;
 mod shared;
 pub mod stats;
+pub mod strength;
 mod threads;
 pub mod time;
 mod worker;
@@ -31,6 +32,7 @@ use shakmaty::Chess;
 
 use crate::eval::{EvaluatorKind, Network};
 use crate::position::{full_key, Game};
+use crate::rng::Rng;
 use crate::tablebase::Tablebases;
 use crate::types::Score;
 pub use config::{Settings, Steps, TtPolicy};
@@ -223,34 +225,63 @@ impl Searcher {
     ) -> SearchOutcome {
         let start = Instant::now();
         self.shared.tt.new_search();
+        // A strength limit: a node budget, more lines to pick among, one thread.
+        let limited;
+        let (limits, settings) = match self.settings.strength_elo {
+            Some(elo) => {
+                let mut l = limits.clone();
+                l.nodes = Some(l.nodes.unwrap_or(u64::MAX).min(strength::node_budget(elo)));
+                limited = l;
+                let lines = if strength::weakness(elo).is_some() {
+                    self.settings.multipv.max(strength::LINES)
+                } else {
+                    self.settings.multipv
+                };
+                let settings = Settings {
+                    multipv: lines,
+                    ..self.settings
+                };
+                (&limited, settings)
+            }
+            None => (limits, self.settings),
+        };
 
         let root_moves = root_moves(game, &limits.searchmoves);
-        if !root_moves.is_empty() {
+        if !root_moves.is_empty() && settings.strength_elo.is_none() {
             self.helpers.start(Job {
                 game: game.clone(),
                 searchmoves: limits.searchmoves.clone(),
                 shared: Arc::clone(&self.shared),
                 steps: self.steps,
-                settings: self.settings,
+                settings,
             });
         }
 
         self.prepare_evaluator();
-        let budget = TimeBudget::new(limits, self.settings.move_overhead, root_moves.len());
+        let budget = TimeBudget::new(limits, settings.move_overhead, root_moves.len());
         let mut worker = Worker::new(WorkerSetup {
             shared: &self.shared,
             thread: &mut self.thread,
             control,
             keys: root_keys(game),
             steps: self.steps,
-            settings: self.settings,
+            settings,
         });
         worker.node_limit = limits.nodes.unwrap_or(u64::MAX);
+        worker.stop_after_first_move = settings.strength_elo.is_some();
         worker.budget = budget;
         worker.helper_nodes = self.helpers.node_counts();
         let mut root = RootSearch::new(worker, game, limits, root_moves, start, reporter);
         root.iterate();
-        let (mut outcome, best) = root.finish();
+        let (mut outcome, lines) = root.finish();
+        let chosen = match settings.strength_elo.and_then(strength::weakness) {
+            Some(weakness) => {
+                let mut rng = Rng::new(game.root_key ^ settings.strength_elo.unwrap_or(0) as u64);
+                strength::pick(&lines, settings.multipv, weakness, &mut rng)
+            }
+            None => 0,
+        };
+        let best = lines.into_iter().nth(chosen);
 
         // The move is decided: the helpers stop, and have let go of the table when this returns.
         if self.helpers.threads() > 1 {

@@ -229,12 +229,13 @@ impl<'a> RootSearch<'a> {
     }
 
     /// The outcome of the last iteration that counts (with the worker's seldepth and
-    /// counters), and the best root move (`None` when there was none to search).
-    pub fn finish(self) -> (SearchOutcome, Option<RootMove>) {
+    /// counters), and the root moves, best first (the MultiPV lines in order; empty when
+    /// there was none to search).
+    pub fn finish(self) -> (SearchOutcome, Vec<RootMove>) {
         let mut outcome = self.outcome;
         outcome.seldepth = self.worker.seldepth;
         outcome.stats = self.worker.stats;
-        (outcome, self.root_moves.into_iter().next())
+        (outcome, self.root_moves)
     }
 
     /// Iterative deepening: depth 1, 2, 3, ... until a limit says stop. Each iteration starts
@@ -321,8 +322,12 @@ impl<'a> RootSearch<'a> {
 
     /// The search stopped inside the iteration at `depth`: keeps what counts of it.
     fn end_interrupted(&mut self, depth: Depth, completed: &[RootMove]) {
-        // A partial iteration counts only if its best move was fully searched.
-        if self.lines == 1 && self.root_moves[0].bound == Some(Bound::Exact) {
+        // A partial iteration counts only if its best move was fully searched; the first one
+        // (stopped there only under a strength limit) always, as it is all there is.
+        let first_line_done = self.root_moves[0].bound == Some(Bound::Exact);
+        if (self.lines == 1 && first_line_done)
+            || (depth == 1 && self.root_moves[0].bound.is_some())
+        {
             self.report(0..1, depth);
             self.set_outcome(depth);
         } else {
@@ -443,6 +448,9 @@ impl<'a> RootSearch<'a> {
             if worker.stopped {
                 break;
             }
+            // Under a strength limit the node budget binds from the first searched move on,
+            // even in the first iteration: a move is ready.
+            worker.may_stop |= worker.stop_after_first_move;
             best = best.max(score);
             if score > alpha {
                 rm.score = score;

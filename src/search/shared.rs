@@ -24,7 +24,7 @@ impl Shared {
         Shared {
             tt: TranspositionTable::new(hash_mb),
             tablebases: Tablebases::default(),
-            network: crate::eval::nnue::embedded(),
+            network: Network::embedded(),
         }
     }
 }

@@ -106,6 +106,9 @@ pub(super) struct Worker<'a> {
     pub stopped: bool,
     /// False while depth 1 runs, which must finish so that a legal move is always ready.
     pub may_stop: bool,
+    /// The search may stop as soon as one root move is searched (a strength limit's node
+    /// budget binds even in the first iteration).
+    pub stop_after_first_move: bool,
     /// Hard node limit (`go nodes`); `u64::MAX` for none.
     pub node_limit: u64,
     pub budget: Option<TimeBudget>,
@@ -152,6 +155,7 @@ impl<'a> Worker<'a> {
             seldepth: 0,
             stopped: false,
             may_stop: false,
+            stop_after_first_move: false,
             node_limit: u64::MAX,
             budget: None,
             steps,

@@ -17,7 +17,7 @@ use crate::eval::wdl::{self, WdlModel};
 use crate::eval::{EvaluatorKind, Network};
 use crate::memory::THREAD_STACK_BYTES;
 use crate::position::{read_fen, FenPolicy, Game};
-use crate::search::{Clock, Control, IterationInfo, Limits, Reporter, Searcher};
+use crate::search::{Clock, Control, IterationInfo, Limits, Reporter, Searcher, Settings};
 use crate::tablebase::Tablebases;
 use crate::types::Bound;
 
@@ -208,8 +208,7 @@ impl Engine {
     /// file is reported and the current net stays.
     fn load_net(&mut self, path: &str) {
         let loaded = if path.is_empty() {
-            crate::eval::nnue::embedded()
-                .ok_or_else(|| "this build has no built-in net".to_string())
+            Network::embedded().ok_or_else(|| "this build has no built-in net".to_string())
         } else {
             std::fs::read(path)
                 .map_err(|e| format!("cannot read {path}: {e}"))
@@ -289,7 +288,10 @@ impl Engine {
         let game = self.game.clone();
         let searcher = Arc::clone(&self.searcher);
         let control = Arc::clone(&self.control);
-        let config = self.options.search;
+        let config = Settings {
+            strength_elo: self.options.limit_strength.then_some(self.options.elo),
+            ..self.options.search
+        };
         let wdl = self
             .options
             .show_wdl

@@ -11,6 +11,7 @@ use std::time::Duration;
 
 use crate::eval::EvaluatorKind;
 use crate::params::DEFAULT_MOVE_OVERHEAD_MS;
+use crate::search::strength::{ELO_MAX, ELO_MIN};
 use crate::search::Settings;
 
 pub const HASH_DEFAULT_MB: usize = 16;
@@ -37,6 +38,9 @@ pub struct Options {
     pub syzygy_path: String,
     /// `UCI_ShowWDL`: `info` lines carry `wdl W D L`.
     pub show_wdl: bool,
+    /// `UCI_LimitStrength` and `UCI_Elo`: the level the next searches play at when limited.
+    pub limit_strength: bool,
+    pub elo: i32,
 }
 
 impl Default for Options {
@@ -49,6 +53,8 @@ impl Default for Options {
             chess960: false,
             syzygy_path: String::new(),
             show_wdl: false,
+            limit_strength: false,
+            elo: ELO_MAX,
         }
     }
 }
@@ -196,6 +202,20 @@ pub const OPTIONS: &[Declared] = &[
         name: "UCI_Chess960",
         kind: Kind::Check { default: false },
         apply: Apply::Act(|v| Action::Chess960(v.bool())),
+    },
+    Declared {
+        name: "UCI_LimitStrength",
+        kind: Kind::Check { default: false },
+        apply: Apply::Store(|o, v| o.limit_strength = v.bool()),
+    },
+    Declared {
+        name: "UCI_Elo",
+        kind: Kind::Spin {
+            default: ELO_MAX as i64,
+            min: ELO_MIN as i64,
+            max: ELO_MAX as i64,
+        },
+        apply: Apply::Store(|o, v| o.elo = v.int()),
     },
     Declared {
         name: "UCI_ShowWDL",

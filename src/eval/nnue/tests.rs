@@ -137,3 +137,11 @@ fn a_colour_flipped_position_evaluates_the_same() {
         assert_eq!(net.evaluate(&p), net.evaluate(&twin), "{fen}");
     }
 }
+
+/// The built-in net reads: magic, shape, checksum and size all hold.
+#[test]
+fn the_built_in_net_loads() {
+    let net = Network::embedded().expect("the embedded net must load");
+    assert_eq!(net.hidden(), 128);
+    assert_eq!(net.hash(), 0x4081_adeb_7305_3338);
+}
