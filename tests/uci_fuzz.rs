@@ -899,6 +899,7 @@ fn is_protocol_line(line: &str) -> bool {
             "                            |",
             "Phase: ",
             "Final evaluation: ",
+            "Net evaluation",
             "Nodes searched: ",
         ]
         .iter()

@@ -45,6 +45,9 @@ pub struct Engine {
     /// The running search has no limit of its own (`go infinite`, a bare `go`, `go mate`
     /// alone): at end of input it is stopped, not awaited.
     searching_endlessly: bool,
+    /// The net the searcher holds, kept here too so that `eval` never waits for the
+    /// searcher's lock while a search runs.
+    network: Option<Arc<Network>>,
 }
 
 impl Default for Engine {
@@ -58,6 +61,7 @@ impl Default for Engine {
             search_thread: None,
             searching: Arc::new(AtomicBool::new(false)),
             searching_endlessly: false,
+            network: Network::embedded(),
         }
     }
 }
@@ -195,7 +199,7 @@ impl Engine {
             }
             Action::LoadTablebases(path) => self.load_tablebases(path),
             Action::SetEvaluation(kind) => {
-                if kind == EvaluatorKind::Net && self.lock_searcher().network().is_none() {
+                if kind == EvaluatorKind::Net && self.network.is_none() {
                     return send_error("Evaluation: no net is loaded (set EvalFile first)");
                 }
                 self.options.search.evaluator = kind;
@@ -220,12 +224,15 @@ impl Engine {
             Err(e) => return send_error(&format!("EvalFile: {e}; keeping the current net")),
         };
         let description = format!("768x{} net {:016x}", network.hidden(), network.hash());
-        let set = self.lock_searcher().set_network(network);
+        let set = self.lock_searcher().set_network(Arc::clone(&network));
         match set {
-            Ok(()) => send(&format!(
-                "info string EvalFile: loaded the {description} from {}",
-                if path.is_empty() { "the binary" } else { path }
-            )),
+            Ok(()) => {
+                self.network = Some(network);
+                send(&format!(
+                    "info string EvalFile: loaded the {description} from {}",
+                    if path.is_empty() { "the binary" } else { path }
+                ))
+            }
             Err(e) => send_error(&format!("EvalFile: {e}")),
         }
     }
@@ -423,7 +430,7 @@ impl Engine {
             send(&line);
         }
         let pos = &self.game.root;
-        match self.lock_searcher().network() {
+        match &self.network {
             Some(net) => {
                 let side = net.evaluate(pos);
                 let white = if pos.turn().is_white() { side } else { -side };
