@@ -3,7 +3,8 @@
 //! `ELO_PER_DOUBLING` more doubles it), and below full strength the move is picked among the
 //! best few lines with a seeded random push, as Stockfish's skill level does: the weaker the
 //! level, the more a line's deficit is forgiven and the larger the push (at most a pawn's
-//! worth), so a weak level still never leaves a queen hanging. The clock is still kept, and
+//! worth), so that from 2000 up no level leaves a queen hanging (the weakest levels may, as
+//! Stockfish's level 0 does). The clock is still kept, and
 //! every `go` still gets one `bestmove`.
 //!
 //! The numbers are a first guess awaiting calibration in games (issue 32; docs/strength.md):
@@ -75,6 +76,43 @@ pub(super) fn pick(root_moves: &[RootMove], lines: usize, weakness: i32, rng: &m
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::position::Game;
+    use crate::types::Score;
+
+    fn lines(scores: &[i32]) -> Vec<RootMove> {
+        let game = Game::default();
+        let mut moves = super::super::root::root_moves(&game, &[]);
+        for (rm, &s) in moves.iter_mut().zip(scores) {
+            rm.score = Score(s);
+        }
+        moves.truncate(scores.len());
+        moves
+    }
+
+    /// Weak levels vary their moves among close lines; from 2000 up no level picks a line a
+    /// queen worse (the weakest, like Stockfish's level 0, may), and none walks into a mate.
+    #[test]
+    fn the_pick_varies_among_close_lines_and_never_hangs_a_queen() {
+        let close = lines(&[30, 20, 10, 0]);
+        let hanging = lines(&[30, 20, 10, -870]);
+        let mated = lines(&[30, 25, Score::mated_in(4).0, 20]);
+        for elo in [ELO_MIN, 1600, 2000, 2600] {
+            let w = weakness(elo).unwrap();
+            let mut rng = Rng::new(elo as u64);
+            let mut picked = [0; 4];
+            for _ in 0..400 {
+                picked[pick(&close, LINES, w, &mut rng)] += 1;
+                if elo >= 2000 {
+                    assert_ne!(pick(&hanging, LINES, w, &mut rng), 3, "{elo}");
+                }
+                assert_ne!(pick(&mated, LINES, w, &mut rng), 2, "{elo}");
+            }
+            assert!(
+                picked.iter().filter(|&&n| n > 0).count() >= 2,
+                "{elo}: {picked:?}"
+            );
+        }
+    }
 
     #[test]
     fn the_budget_grows_with_the_elo_and_full_strength_plays_the_best_line() {
