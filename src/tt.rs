@@ -168,11 +168,7 @@ impl Hit {
     /// exact value, a lower bound at or above beta, or an upper bound at or below alpha.
     #[inline]
     pub fn settles(&self, alpha: Score, beta: Score) -> bool {
-        match self.bound {
-            Bound::Exact => true,
-            Bound::Lower => self.score >= beta,
-            Bound::Upper => self.score <= alpha,
-        }
+        self.bound.settles(self.score, alpha, beta)
     }
 }
 

@@ -196,6 +196,18 @@ pub enum Bound {
 }
 
 impl Bound {
+    /// Whether a score with this bound decides a node searched with window (`alpha`,
+    /// `beta`): an exact value, a lower bound at or above beta, or an upper bound at or below
+    /// alpha.
+    #[inline]
+    pub fn settles(self, score: Score, alpha: Score, beta: Score) -> bool {
+        match self {
+            Bound::Exact => true,
+            Bound::Lower => score >= beta,
+            Bound::Upper => score <= alpha,
+        }
+    }
+
     /// The bound a fail-soft search proved: `best` at or above `beta` is a lower bound, a move
     /// that raised alpha makes it exact, and otherwise every move failed low.
     #[inline]

@@ -102,3 +102,30 @@ pub fn worker_pool(threads: usize, what: &str) -> Option<rayon::ThreadPool> {
         }
     }
 }
+
+/// The argument in `range` that minimises `f`, by golden-section search to within
+/// `tolerance`: for a function with one minimum there (the tuner's and the trainer's error as a
+/// function of their `K`).
+pub fn golden_section_min(range: (f64, f64), tolerance: f64, f: impl Fn(f64) -> f64) -> f64 {
+    let ratio = (5f64.sqrt() - 1.0) / 2.0;
+    let (mut lo, mut hi) = range;
+    let mut a = hi - ratio * (hi - lo);
+    let mut b = lo + ratio * (hi - lo);
+    let (mut fa, mut fb) = (f(a), f(b));
+    while hi - lo > tolerance {
+        if fa < fb {
+            hi = b;
+            b = a;
+            fb = fa;
+            a = hi - ratio * (hi - lo);
+            fa = f(a);
+        } else {
+            lo = a;
+            a = b;
+            fa = fb;
+            b = lo + ratio * (hi - lo);
+            fb = f(b);
+        }
+    }
+    (lo + hi) / 2.0
+}

@@ -397,18 +397,18 @@ impl Accumulators {
         &self.stack[ply * n..(ply + 1) * n]
     }
 
-    /// The pairs at `ply` and `ply + 1`, to update the second from the first.
-    fn parent_and_child(&mut self, ply: Ply) -> (&[i16], &mut [i16]) {
-        let n = 2 * self.net.hidden;
-        let (parent, child) = self.stack[ply * n..(ply + 2) * n].split_at_mut(n);
+    /// The pairs at `ply` and `ply + 1` of `stack` (pairs of `n` values), to update the
+    /// second from the first.
+    fn parent_and_child(stack: &mut [i16], n: usize, ply: Ply) -> (&[i16], &mut [i16]) {
+        let (parent, child) = stack[ply * n..(ply + 2) * n].split_at_mut(n);
         (parent, child)
     }
 
     /// Builds the accumulators of `pos` at `ply` from scratch (the root).
     pub fn refresh(&mut self, pos: &Chess, ply: Ply) {
         let n = 2 * self.net.hidden;
-        let net = Arc::clone(&self.net);
-        net.refresh(pos.board(), &mut self.stack[ply * n..(ply + 1) * n]);
+        self.net
+            .refresh(pos.board(), &mut self.stack[ply * n..(ply + 1) * n]);
     }
 
     /// The value of the position at `ply` for `turn` to move.
@@ -420,7 +420,8 @@ impl Accumulators {
     /// The accumulators at `ply + 1` after a null move at `ply`: the same pieces.
     #[inline]
     pub fn copy_to_child(&mut self, ply: Ply) {
-        let (parent, child) = self.parent_and_child(ply);
+        let n = 2 * self.net.hidden;
+        let (parent, child) = Self::parent_and_child(&mut self.stack, n, ply);
         child.copy_from_slice(parent);
     }
 
@@ -462,9 +463,9 @@ impl Accumulators {
                 return self.refresh(child, ply + 1);
             }
         }
-        let net = Arc::clone(&self.net);
+        let net = &*self.net;
         let hidden = net.hidden;
-        let (parent_acc, child_acc) = self.parent_and_child(ply);
+        let (parent_acc, child_acc) = Self::parent_and_child(&mut self.stack, 2 * hidden, ply);
         child_acc.copy_from_slice(parent_acc);
         let (white, black) = child_acc.split_at_mut(hidden);
         for (color, role, sq) in removed.into_iter().flatten() {

@@ -240,12 +240,7 @@ impl Worker<'_> {
         } else {
             (Score::DRAW + 2 * wdl * draw_band, Bound::Exact)
         };
-        let settles = match bound {
-            Bound::Exact => true,
-            Bound::Lower => score >= beta,
-            Bound::Upper => score <= alpha,
-        };
-        if settles {
+        if bound.settles(score, alpha, beta) {
             let stored = Stored {
                 depth: (depth + TB_STORE_DEPTH_BONUS).min(MAX_PLY as Depth - 1),
                 score,

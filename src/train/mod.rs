@@ -127,27 +127,7 @@ fn score_error(samples: &[Sample], k: f64) -> f64 {
 /// The `K` (centipawns) for which `sigmoid(score / K)` best predicts the results: a
 /// golden-section search, as the Texel tuner fits its `K` (the error is unimodal in `K`).
 pub fn fit_k(samples: &[Sample]) -> f64 {
-    let ratio = (5f64.sqrt() - 1.0) / 2.0;
-    let (mut lo, mut hi) = K_RANGE;
-    let mut a = hi - ratio * (hi - lo);
-    let mut b = lo + ratio * (hi - lo);
-    let (mut ea, mut eb) = (score_error(samples, a), score_error(samples, b));
-    while hi - lo > K_TOLERANCE {
-        if ea < eb {
-            hi = b;
-            b = a;
-            eb = ea;
-            a = hi - ratio * (hi - lo);
-            ea = score_error(samples, a);
-        } else {
-            lo = a;
-            a = b;
-            ea = eb;
-            b = lo + ratio * (hi - lo);
-            eb = score_error(samples, b);
-        }
-    }
-    (lo + hi) / 2.0
+    crate::util::golden_section_min(K_RANGE, K_TOLERANCE, |k| score_error(samples, k))
 }
 
 /// The order of the training positions in `epoch` (0-based): a Fisher-Yates shuffle from the

@@ -136,27 +136,7 @@ pub fn error_and_gradient(data: &Dataset, params: &[f64], k: f64, grad: &mut [f6
 /// The `K` that minimises the error of `params`, by golden-section search (the error is
 /// unimodal in `K`).
 pub fn fit_k(data: &Dataset, params: &[f64]) -> f64 {
-    let ratio = (5f64.sqrt() - 1.0) / 2.0;
-    let (mut lo, mut hi) = K_RANGE;
-    let mut a = hi - ratio * (hi - lo);
-    let mut b = lo + ratio * (hi - lo);
-    let (mut ea, mut eb) = (error(data, params, a), error(data, params, b));
-    while hi - lo > K_TOLERANCE {
-        if ea < eb {
-            hi = b;
-            b = a;
-            eb = ea;
-            a = hi - ratio * (hi - lo);
-            ea = error(data, params, a);
-        } else {
-            lo = a;
-            a = b;
-            ea = eb;
-            b = lo + ratio * (hi - lo);
-            eb = error(data, params, b);
-        }
-    }
-    (lo + hi) / 2.0
+    crate::util::golden_section_min(K_RANGE, K_TOLERANCE, |k| error(data, params, k))
 }
 
 /// Adam: per-parameter step sizes from running averages of the gradient and its square, so
