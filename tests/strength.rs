@@ -103,13 +103,13 @@ fn a_short_match_shows_the_higher_level_stronger() {
     let mut games = 0;
     for fen in openings {
         for strong_is_white in [true, false] {
-            points += game(fen, strong_is_white, 1320, 1900);
+            points += game(fen, strong_is_white, 1320, 1800);
             games += 1;
         }
     }
-    eprintln!("1900 against 1320: {points} of {games}");
+    eprintln!("1800 against 1320: {points} of {games}");
     assert!(
         points / games as f64 >= 0.75,
-        "the 1900 level scored {points} of {games} against 1320"
+        "the 1800 level scored {points} of {games} against 1320"
     );
 }

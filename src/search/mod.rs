@@ -230,7 +230,7 @@ impl Searcher {
         let (limits, settings) = match self.settings.strength_elo {
             Some(elo) => {
                 let mut l = limits.clone();
-                l.nodes = Some(l.nodes.unwrap_or(u64::MAX).min(strength::node_budget(elo)));
+                l.nodes = Some(l.nodes.unwrap_or(u64::MAX).min(strength::node_limit(elo)));
                 limited = l;
                 let lines = if strength::weakness(elo).is_some() {
                     self.settings.multipv.max(strength::LINES)
@@ -270,7 +270,7 @@ impl Searcher {
         worker.node_limit = limits.nodes.unwrap_or(u64::MAX);
         worker.stop_after_first_move = settings.strength_elo.is_some();
         worker.budget = budget;
-        worker.helper_nodes = self.helpers.node_counts();
+        worker.helper_counters = self.helpers.counters();
         let mut root = RootSearch::new(worker, game, limits, root_moves, start, reporter);
         root.iterate();
         let (mut outcome, lines) = root.finish();

@@ -405,7 +405,7 @@ impl<'a> RootSearch<'a> {
                 nodes: self.worker.total_nodes(),
                 elapsed,
                 hashfull,
-                tb_hits: self.worker.stats.tb_hits,
+                tb_hits: self.worker.total_tb_hits(),
                 pv: &rm.pv,
             });
         }

@@ -8,7 +8,6 @@
 //! search and must keep its history from one search to the next, which rayon's tasks cannot.
 
 use std::panic::{catch_unwind, AssertUnwindSafe};
-use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::mpsc::{self, Receiver, Sender};
 use std::sync::Arc;
 use std::thread::JoinHandle;
@@ -22,7 +21,7 @@ use super::limits::Limits;
 use super::root::{root_keys, root_moves, RootSearch};
 use super::shared::Shared;
 use super::stats::Stats;
-use super::worker::{ThreadData, Worker, WorkerSetup};
+use super::worker::{Published, ThreadData, Worker, WorkerSetup};
 use crate::eval::EvaluatorKind;
 use crate::memory::THREAD_STACK_BYTES;
 use crate::position::Game;
@@ -62,8 +61,8 @@ impl Drop for Helper {
 /// The helper threads of a [`super::Searcher`] (none when it searches with one thread).
 pub(super) struct HelperPool {
     helpers: Vec<Helper>,
-    /// Each helper's node count, published at every poll, summed into the main thread's reports.
-    nodes: Vec<Arc<AtomicU64>>,
+    /// Each helper's counters, published at every poll, summed into the main thread's reports.
+    counters: Vec<Arc<Published>>,
     /// The helpers' stop flag. Only the main thread stops them, once it has decided, so that
     /// `stop`, `ponderhit` and `quit` reach the helpers through it.
     control: Arc<Control>,
@@ -79,7 +78,7 @@ impl Default for HelperPool {
         let (results_sender, results) = mpsc::channel();
         HelperPool {
             helpers: Vec::new(),
-            nodes: Vec::new(),
+            counters: Vec::new(),
             control: Arc::new(Control::default()),
             results,
             results_sender,
@@ -100,11 +99,11 @@ impl HelperPool {
         let previous = self.helpers.len();
         let wanted = threads.max(1) - 1;
         self.helpers.truncate(wanted);
-        self.nodes.truncate(wanted);
+        self.counters.truncate(wanted);
         while self.helpers.len() < wanted {
             if let Err(e) = self.spawn() {
                 self.helpers.truncate(previous);
-                self.nodes.truncate(previous);
+                self.counters.truncate(previous);
                 return Err(format!("cannot start search thread: {e}"));
             }
         }
@@ -114,10 +113,10 @@ impl HelperPool {
     fn spawn(&mut self) -> std::io::Result<()> {
         let index = self.helpers.len() + 1;
         let (sender, receiver) = mpsc::channel();
-        let nodes = Arc::new(AtomicU64::new(0));
+        let counters = Arc::new(Published::default());
         let control = Arc::clone(&self.control);
         let results = self.results_sender.clone();
-        let published = Arc::clone(&nodes);
+        let published = Arc::clone(&counters);
         let handle = std::thread::Builder::new()
             .name(format!("helper {index}"))
             .stack_size(THREAD_STACK_BYTES)
@@ -126,13 +125,13 @@ impl HelperPool {
             sender: Some(sender),
             handle: Some(handle),
         });
-        self.nodes.push(nodes);
+        self.counters.push(counters);
         Ok(())
     }
 
-    /// The helpers' published node counts.
-    pub fn node_counts(&self) -> &[Arc<AtomicU64>] {
-        &self.nodes
+    /// The helpers' published counters.
+    pub fn counters(&self) -> &[Arc<Published>] {
+        &self.counters
     }
 
     /// Has every helper forget its history table before its next search.
@@ -150,8 +149,8 @@ impl HelperPool {
             return;
         }
         self.control.begin(false);
-        for n in &self.nodes {
-            n.store(0, Ordering::Relaxed);
+        for c in &self.counters {
+            c.clear();
         }
         let job = Arc::new(job);
         for helper in &self.helpers {
@@ -192,7 +191,7 @@ fn helper_loop(
     index: usize,
     receiver: &Receiver<Message>,
     control: &Control,
-    published: &AtomicU64,
+    published: &Published,
     results: &Sender<Stats>,
 ) {
     let mut thread = ThreadData::new(EvaluatorKind::default(), None);
@@ -225,7 +224,7 @@ fn helper_search(
     thread: &mut ThreadData,
     thread_index: usize,
     control: &Control,
-    published_nodes: &AtomicU64,
+    published: &Published,
 ) -> Stats {
     let game = &job.game;
     let root_moves = root_moves(game, &job.searchmoves);
@@ -246,7 +245,7 @@ fn helper_search(
         settings,
     });
     worker.thread_index = thread_index;
-    worker.published_nodes = Some(published_nodes);
+    worker.published = Some(published);
     let limits = Limits {
         infinite: true,
         ..Limits::default()
@@ -262,6 +261,6 @@ fn helper_search(
     );
     root.iterate();
     let (outcome, _) = root.finish();
-    published_nodes.store(outcome.stats.nodes, Ordering::Relaxed);
+    published.store(&outcome.stats);
     outcome.stats
 }

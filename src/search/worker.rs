@@ -126,10 +126,31 @@ pub(super) struct Worker<'a> {
     pub stack: [Frame; MAX_PLY + 2],
     /// 0 for the main thread; helpers count from 1 (it picks which depths they skip).
     pub thread_index: usize,
-    /// Where a helper publishes its node count at every poll, for the main thread's reports.
-    pub published_nodes: Option<&'a AtomicU64>,
-    /// The helpers' published node counts (empty for helpers and single-threaded searches).
-    pub helper_nodes: &'a [std::sync::Arc<AtomicU64>],
+    /// Where a helper publishes its counters at every poll, for the main thread's reports.
+    pub published: Option<&'a Published>,
+    /// The helpers' published counters (empty for helpers and single-threaded searches).
+    pub helper_counters: &'a [std::sync::Arc<Published>],
+}
+
+/// A helper's node and tablebase-hit counts as it publishes them at every poll, summed into the
+/// main thread's `info` lines (they lag by up to a poll interval).
+#[derive(Default)]
+pub struct Published {
+    nodes: AtomicU64,
+    tb_hits: AtomicU64,
+}
+
+impl Published {
+    /// Publishes `stats`' counts.
+    pub fn store(&self, stats: &Stats) {
+        self.nodes.store(stats.nodes, Ordering::Relaxed);
+        self.tb_hits.store(stats.tb_hits, Ordering::Relaxed);
+    }
+
+    /// Zeroes the counts, before a new search.
+    pub fn clear(&self) {
+        self.store(&Stats::default());
+    }
 }
 
 impl<'a> Worker<'a> {
@@ -164,8 +185,8 @@ impl<'a> Worker<'a> {
             tb_cardinality: 0,
             stack: [Frame::default(); MAX_PLY + 2],
             thread_index: 0,
-            published_nodes: None,
-            helper_nodes: &[],
+            published: None,
+            helper_counters: &[],
         }
     }
 }
@@ -235,9 +256,19 @@ impl Worker<'_> {
     pub fn total_nodes(&self) -> u64 {
         self.stats.nodes
             + self
-                .helper_nodes
+                .helper_counters
                 .iter()
-                .map(|n| n.load(Ordering::Relaxed))
+                .map(|c| c.nodes.load(Ordering::Relaxed))
+                .sum::<u64>()
+    }
+
+    /// Tablebase hits of every thread so far (helpers' counts lag by up to a poll interval).
+    pub fn total_tb_hits(&self) -> u64 {
+        self.stats.tb_hits
+            + self
+                .helper_counters
+                .iter()
+                .map(|c| c.tb_hits.load(Ordering::Relaxed))
                 .sum::<u64>()
     }
 
@@ -253,10 +284,10 @@ impl Worker<'_> {
         }
     }
 
-    /// Publishes the node count, looks at the stop flag and the clock.
+    /// Publishes the counters, looks at the stop flag and the clock.
     fn poll(&mut self) {
-        if let Some(published) = self.published_nodes {
-            published.store(self.stats.nodes, Ordering::Relaxed);
+        if let Some(published) = self.published {
+            published.store(&self.stats);
         }
         if !self.may_stop {
             return;
