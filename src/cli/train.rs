@@ -68,6 +68,10 @@ pub struct Args {
     /// Skip positions whose |score| is above this (centipawns).
     #[arg(long, default_value_t = Filter::default().max_score)]
     pub max_score: i32,
+    /// Add every training position's left-right mirror to the training set (validation stays
+    /// as played): twice the examples for the same games, against overfitting.
+    #[arg(long)]
+    pub mirror: bool,
 }
 
 /// `cutoff train`: progress and per-epoch lines on stderr, a summary line on stdout.
@@ -141,7 +145,11 @@ fn load(args: &Args) -> Result<Loaded, String> {
         max_score: args.max_score,
         ..Filter::default()
     };
-    let loaded = data::load(&args.data, filter, args.max_positions);
+    let mut loaded = data::load(&args.data, filter, args.max_positions);
+    if args.mirror {
+        let mirrored: Vec<data::Sample> = loaded.train.iter().map(|s| s.mirrored()).collect();
+        loaded.train.extend(mirrored);
+    }
     for problem in &loaded.problems {
         eprintln!("train: {problem}");
     }

@@ -82,6 +82,17 @@ impl Sample {
         }
     }
 
+    /// The same position mirrored left to right (file a <-> h): the evaluation is blind to that
+    /// mirror (castling rights are not inputs), so it is a second, different training example
+    /// of the same knowledge. The feature index's low three bits are the file.
+    pub fn mirrored(&self) -> Sample {
+        let mut m = *self;
+        for f in &mut m.features[..usize::from(self.count)] {
+            *f ^= 7;
+        }
+        m
+    }
+
     /// The side to move's active inputs.
     #[inline]
     pub fn stm_features(&self) -> impl Iterator<Item = usize> + '_ {
@@ -271,6 +282,37 @@ mod tests {
         assert!(s.stm_features().any(|f| f == 12));
         // White's e4 pawn, from White's view, is an own pawn on e4.
         assert!(s.nstm_features().any(|f| f == 28));
+    }
+
+    #[test]
+    fn a_mirrored_sample_is_the_sample_of_the_mirrored_position() {
+        let parse = |fen: &str| -> Chess {
+            fen.parse::<shakmaty::fen::Fen>()
+                .unwrap()
+                .into_position(shakmaty::CastlingMode::Standard)
+                .unwrap()
+        };
+        let pos = parse("r1bq1rk1/pp2bppp/2n1pn2/3p4/2PP4/2N1PN2/PP3PPP/R2QKB1R b - - 0 8");
+        let flipped = parse("1kr1qb1r/pppb2pp/2np1n2/4p3/4PP2/2NP1N2/PPP3PP/R1BKQ2R b - - 0 8");
+        let (a, b) = (
+            Sample::new(&pos, 25, GameResult::Draw).mirrored(),
+            Sample::new(&flipped, 25, GameResult::Draw),
+        );
+        let sorted = |it: &mut dyn Iterator<Item = usize>| {
+            let mut v: Vec<usize> = it.collect();
+            v.sort_unstable();
+            v
+        };
+        assert_eq!(sorted(&mut a.stm_features()), sorted(&mut b.stm_features()));
+        assert_eq!(
+            sorted(&mut a.nstm_features()),
+            sorted(&mut b.nstm_features())
+        );
+        assert_eq!((a.score(), a.result()), (b.score(), b.result()));
+        assert_ne!(
+            sorted(&mut a.stm_features()),
+            sorted(&mut Sample::new(&pos, 25, GameResult::Draw).stm_features())
+        );
     }
 
     #[test]
