@@ -5,7 +5,11 @@ each engine in turn, one thread, Hash 16. The nps is the engine's own last `info
     python3 tools/nps.py --engine cutoff=target/release/cutoff \
         --engine glaurung=/usr/games/glaurung --engine toga=/usr/games/toga2 --rounds 2
 
-Run it on an idle machine: the engines take turns, so each sees the same load.
+Run it on an idle machine: the engines take turns, so each sees the same load. `--option
+NAME:OPTION=VALUE` sends a UCI option to one engine (the same binary with another evaluation):
+
+    python3 tools/nps.py --engine classical=target/release/cutoff \
+        --engine net=target/release/cutoff --option net:Evaluation=net
 """
 import argparse
 import statistics
@@ -22,7 +26,7 @@ POSITIONS = {
 THREAD_OPTIONS = ["Threads", "Number of Threads"]
 
 
-def measure(cmd, fen, movetime):
+def measure(cmd, fen, movetime, extra=()):
     p = subprocess.Popen(cmd, shell=True, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
                          stderr=subprocess.DEVNULL, text=True, bufsize=1)
 
@@ -44,6 +48,8 @@ def measure(cmd, fen, movetime):
         if any(f"name {o} type" in line for line in options):
             send(f"setoption name {o} value 1")
     send("setoption name Hash value 16")
+    for name, value in extra:
+        send(f"setoption name {name} value {value}")
     if any("name OwnBook" in line for line in options):
         send("setoption name OwnBook value false")
     send("isready")
@@ -72,13 +78,20 @@ def main():
     ap.add_argument("--engine", action="append", required=True, help="name=command")
     ap.add_argument("--movetime", type=int, default=3000)
     ap.add_argument("--rounds", type=int, default=1)
+    ap.add_argument("--option", action="append", default=[], help="name:Option=Value (repeatable)")
     args = ap.parse_args()
     engines = [e.split("=", 1) for e in args.engine]
+    extra = {n: [] for n, _ in engines}
+    for o in args.option:
+        name, setting = o.split(":", 1)
+        if name not in extra or "=" not in setting:
+            sys.exit(f"--option {o}: want ENGINE:Option=Value with ENGINE one of {list(extra)}")
+        extra[name].append(tuple(setting.split("=", 1)))
     results = {(n, pos): [] for n, _ in engines for pos in POSITIONS}
     for r in range(args.rounds):
         for pos, fen in POSITIONS.items():
             for name, cmd in engines:
-                nps, depth = measure(cmd, fen, args.movetime)
+                nps, depth = measure(cmd, fen, args.movetime, extra[name])
                 results[(name, pos)].append(nps)
                 print(f"round {r + 1} {pos:12} {name:10} nps {nps:>9} depth {depth}", file=sys.stderr)
     base = engines[0][0]

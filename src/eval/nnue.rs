@@ -484,11 +484,11 @@ impl Accumulators {
 #[cfg(test)]
 mod tests;
 
-/// The net built into the binary: `nets/cutoff-128-m15-l10.nnue` (197,444 bytes), the first net
-/// trained on Cutoff's own games that beat the classical evaluation at equal nodes. Not yet the
-/// default evaluation: that waits for the clocked match (docs/nets.md);
+/// The net built into the binary: `nets/cutoff-256-m15-l10.nnue` (394,820 bytes), trained on
+/// Cutoff's own games; it beats the classical evaluation at equal nodes. Not yet the default
+/// evaluation: that waits for the clocked match (docs/nets.md);
 /// `setoption name Evaluation value net` plays with it.
-static EMBEDDED: &[u8] = include_bytes!("../../nets/cutoff-128-m15-l10.nnue");
+static EMBEDDED: &[u8] = include_bytes!("../../nets/cutoff-256-m15-l10.nnue");
 
 impl Network {
     /// The net built into the binary, read once (its weights copied out of the binary's bytes

@@ -142,6 +142,6 @@ fn a_colour_flipped_position_evaluates_the_same() {
 #[test]
 fn the_built_in_net_loads() {
     let net = Network::embedded().expect("the embedded net must load");
-    assert_eq!(net.hidden(), 128);
-    assert_eq!(net.hash(), 0xaf93_a7b5_a569_31c5);
+    assert_eq!(net.hidden(), 256);
+    assert_eq!(net.hash(), 0xb0fa_66e7_42a4_1e29);
 }
