@@ -1,0 +1,40 @@
+#!/bin/bash
+# The clocked proof a net owes before it becomes the default evaluation (issue 30; docs/nets.md):
+#   1. nps side by side: the same binary with Evaluation classical and net (tools/nps.py);
+#   2. the net against the classical evaluation: 400 games at 10+0.1 (+60 Elo wanted);
+#   3. gauntlets with the net: Toga II 3.0 (400 games) and Ethereal 12 (200 games) at 10+0.1.
+# One thread and Hash 16 each, 8moves_v3, concurrency 2 (one game a core on this 2-core
+# machine): run it on an otherwise idle machine, it is about four hours.
+#
+#   tools/net_proof.sh [ENGINE] [NET] [STEPS]   # default target/release/cutoff, the built-in net, "1 2 3"
+#
+# Needs python-chess, ../shared/tools/match.py, /usr/games/toga2 and /usr/games/ethereal-chess
+# (apt-get install toga2 ethereal-chess). Each step writes proof-*.log (and .pgn) here.
+set -euo pipefail
+engine=${1:-target/release/cutoff}
+net=${2:-<empty>}
+steps=${3:-1 2 3}
+root=$(cd "$(dirname "$0")/.." && pwd)
+match=${MATCH:-$root/../shared/tools/match.py}
+book=${BOOK:-$root/../shared/books/8moves_v3.epd}
+with_net=(option.Evaluation=net "option.EvalFile=$net")
+play() { # name, games, seed, then the two --engine argument lists as strings
+    local name=$1 games=$2 seed=$3
+    shift 3
+    python3 "$match" "$@" --each option.Hash=16 option.Threads=1 --tc 10+0.1 --games "$games" \
+        --concurrency 2 --book "$book" --seed "$seed" --pgn-out "proof-$name.pgn" >"proof-$name.log" 2>&1
+    grep -m1 '^Elo' "proof-$name.log" | sed "s/^/$name: /"
+}
+for step in $steps; do
+    case $step in
+    1) python3 "$root/tools/nps.py" --rounds 2 --engine classical="$engine" --engine net="$engine" \
+        --option net:Evaluation=net --option "net:EvalFile=$net" | tee proof-nps.log ;;
+    2) play net-vs-classical 400 3300 --engine cmd="$engine" name=net "${with_net[@]}" \
+        --engine cmd="$engine" name=classical option.Evaluation=classical ;;
+    3) play net-vs-toga 400 3301 --engine cmd="$engine" name=cutoff-net "${with_net[@]}" \
+        --engine cmd=/usr/games/toga2 name=toga2
+       play net-vs-ethereal 200 3302 --engine cmd="$engine" name=cutoff-net "${with_net[@]}" \
+        --engine cmd=/usr/games/ethereal-chess name=ethereal ;;
+    *) echo "unknown step $step" >&2; exit 2 ;;
+    esac
+done
