@@ -254,22 +254,20 @@ impl Worker<'_> {
 
     /// Nodes searched by every thread so far (helpers' counts lag by up to a poll interval).
     pub fn total_nodes(&self) -> u64 {
-        self.stats.nodes
-            + self
-                .helper_counters
-                .iter()
-                .map(|c| c.nodes.load(Ordering::Relaxed))
-                .sum::<u64>()
+        self.stats.nodes + self.helpers_sum(|c| &c.nodes)
     }
 
     /// Tablebase hits of every thread so far (helpers' counts lag by up to a poll interval).
     pub fn total_tb_hits(&self) -> u64 {
-        self.stats.tb_hits
-            + self
-                .helper_counters
-                .iter()
-                .map(|c| c.tb_hits.load(Ordering::Relaxed))
-                .sum::<u64>()
+        self.stats.tb_hits + self.helpers_sum(|c| &c.tb_hits)
+    }
+
+    /// One published counter summed over the helpers.
+    fn helpers_sum(&self, counter: impl Fn(&Published) -> &AtomicU64) -> u64 {
+        self.helper_counters
+            .iter()
+            .map(|c| counter(c).load(Ordering::Relaxed))
+            .sum()
     }
 
     #[inline]
