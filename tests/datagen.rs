@@ -356,6 +356,56 @@ fn a_run_killed_with_sigkill_keeps_whole_games_and_append_goes_on_after_it() {
     let _ = std::fs::remove_dir_all(&dir);
 }
 
+/// A chunk holds one series: its manifest names the build and evaluation that played it
+/// (`Bench: N` of that evaluation), and `--append` with the other evaluation is refused and
+/// leaves the chunk as it was; with the same one it goes on.
+#[test]
+fn append_refuses_to_mix_the_net_and_the_classical_evaluation_in_one_chunk() {
+    let dir = temp_dir("series");
+    let out = dir.join("c.vf");
+    let path = out.to_str().unwrap();
+    let play = |more: &[&str]| {
+        let mut args = vec!["datagen", "--out", path, "--games", "1", "--nodes", "150"];
+        args.extend_from_slice(&["--seed", "9", "--check-nodes", "150"]);
+        args.extend_from_slice(more);
+        cutoff(&args)
+    };
+    let first = play(&["--eval", "classical"]);
+    assert!(first.status.success(), "{first:?}");
+    let classical = manifest::last_entry(&out).unwrap().build;
+    let bytes = std::fs::read(&out).unwrap();
+
+    let refused = play(&["--append"]);
+    assert!(!refused.status.success());
+    let stderr = text(&refused.stderr);
+    assert!(
+        stderr.contains(&classical) && stderr.contains("start a new chunk"),
+        "{stderr}"
+    );
+    assert_eq!(std::fs::read(&out).unwrap(), bytes, "the chunk was touched");
+
+    let appended = play(&["--append", "--eval", "classical"]);
+    assert!(appended.status.success(), "{appended:?}");
+    assert_eq!(whole_games(&out).len(), 2);
+    assert_eq!(manifest::last_entry(&out).unwrap().build, classical);
+
+    let net = dir.join("n.vf");
+    let output = cutoff(&[
+        "datagen",
+        "--out",
+        net.to_str().unwrap(),
+        "--games",
+        "1",
+        "--nodes",
+        "150",
+        "--check-nodes",
+        "150",
+    ]);
+    assert!(output.status.success(), "{output:?}");
+    assert_ne!(manifest::last_entry(&net).unwrap().build, classical);
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
 #[test]
 fn games_without_a_book_start_after_random_plies_and_do_not_depend_on_threads() {
     let dir = temp_dir("threads");

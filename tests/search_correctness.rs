@@ -1,5 +1,8 @@
 //! The search through the library API: mates, draws, material, and the transposition table.
 
+use std::sync::Arc;
+
+use cutoff::eval::EvaluatorKind;
 use cutoff::position::Game;
 use cutoff::search::{Limits, Searcher, Settings, Steps, TtPolicy};
 use cutoff::types::Score;
@@ -148,16 +151,25 @@ fn node_limit_is_respected() {
     assert!(out.best_move.is_some());
 }
 
+/// With either evaluation: the net (the default) and the classical one.
 #[test]
 fn quiescence_equals_evaluation_only_in_quiet_positions() {
-    let mut s = Searcher::new(1);
     let quiet = Game::default();
+    // A queen hangs to a pawn: quiescence sees the capture, the static evaluation does not.
+    let hanging = game("rnb1kbnr/pppp1ppp/8/4p1q1/4P3/3P4/PPP2PPP/RNBQKBNR w KQkq - 0 1");
+    let mut s = Searcher::new(1);
+    assert_eq!(s.evaluator(), EvaluatorKind::Net);
+    let net = Arc::clone(s.network().expect("the built-in net"));
+    assert_eq!(s.quiescence(&quiet.root), net.evaluate(&quiet.root));
+    assert!(s.quiescence(&hanging.root) > net.evaluate(&hanging.root) + 500);
+    s.set_settings(Settings {
+        evaluator: EvaluatorKind::Classical,
+        ..*s.settings()
+    });
     assert_eq!(
         s.quiescence(&quiet.root),
         cutoff::eval::evaluate(&quiet.root)
     );
-    // A queen hangs to a pawn: quiescence sees the capture, the static evaluation does not.
-    let hanging = game("rnb1kbnr/pppp1ppp/8/4p1q1/4P3/3P4/PPP2PPP/RNBQKBNR w KQkq - 0 1");
     assert!(s.quiescence(&hanging.root) > cutoff::eval::evaluate(&hanging.root) + 500);
 }
 

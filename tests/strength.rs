@@ -6,6 +6,7 @@ mod common;
 use std::time::Duration;
 
 use common::Engine;
+use cutoff::eval::EvaluatorKind;
 use cutoff::position::{read_fen, FenPolicy, Game};
 use cutoff::search::strength::node_budget;
 use cutoff::search::{Limits, Searcher, Settings};
@@ -35,6 +36,23 @@ fn info_nodes_never_pass_the_levels_budget() {
             }
         }
     }
+}
+
+/// The levels were calibrated with the classical evaluation: a limited search runs it whatever
+/// `Evaluation` says, and full strength goes back to the chosen one (the net by default).
+#[test]
+fn a_limited_search_evaluates_as_its_levels_were_calibrated() {
+    let mut s = Searcher::new(8);
+    assert_eq!(s.evaluator(), EvaluatorKind::Net);
+    let limited = Settings {
+        strength_elo: Some(1800),
+        ..Settings::default()
+    };
+    assert_eq!(limited.evaluator, EvaluatorKind::Net);
+    s.set_settings(limited);
+    assert_eq!(s.evaluator(), EvaluatorKind::Classical);
+    s.set_settings(Settings::default());
+    assert_eq!(s.evaluator(), EvaluatorKind::Net);
 }
 
 /// Plays a game between two levels from `fen`; 1.0 when `strong` wins, 0.5 for a draw.

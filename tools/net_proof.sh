@@ -17,11 +17,11 @@ steps=${3:-1 2 3}
 root=$(cd "$(dirname "$0")/.." && pwd)
 match=${MATCH:-$root/../shared/tools/match.py}
 book=${BOOK:-$root/../shared/books/8moves_v3.epd}
-with_net=(option.Evaluation=net "option.EvalFile=$net")
+with_net=(option.Evaluation=net "option.EvalFile=$net" option.Threads=1)
 play() { # name, games, seed, then the two --engine argument lists as strings
     local name=$1 games=$2 seed=$3
     shift 3
-    python3 "$match" "$@" --each option.Hash=16 option.Threads=1 --tc 10+0.1 --games "$games" \
+    python3 "$match" "$@" --each option.Hash=16 --tc 10+0.1 --games "$games" \
         --concurrency 2 --book "$book" --seed "$seed" --pgn-out "proof-$name.pgn" >"proof-$name.log" 2>&1
     grep -m1 '^Elo' "proof-$name.log" | sed "s/^/$name: /"
 }
@@ -30,11 +30,11 @@ for step in $steps; do
     1) python3 "$root/tools/nps.py" --rounds 2 --engine classical="$engine" --engine net="$engine" \
         --option net:Evaluation=net --option "net:EvalFile=$net" | tee proof-nps.log ;;
     2) play net-vs-classical 400 3300 --engine cmd="$engine" name=net "${with_net[@]}" \
-        --engine cmd="$engine" name=classical option.Evaluation=classical ;;
+        --engine cmd="$engine" name=classical option.Evaluation=classical option.Threads=1 ;;
     3) play net-vs-toga 400 3301 --engine cmd="$engine" name=cutoff-net "${with_net[@]}" \
-        --engine cmd=/usr/games/toga2 name=toga2
+        --engine cmd=/usr/games/toga2 name=toga2 option.OwnBook=false "option.Number of Threads=1"
        play net-vs-ethereal 200 3302 --engine cmd="$engine" name=cutoff-net "${with_net[@]}" \
-        --engine cmd=/usr/games/ethereal-chess name=ethereal ;;
+        --engine cmd=/usr/games/ethereal-chess name=ethereal option.Threads=1 ;;
     *) echo "unknown step $step" >&2; exit 2 ;;
     esac
 done

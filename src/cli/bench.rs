@@ -5,8 +5,10 @@ use std::process::ExitCode;
 
 use shakmaty::CastlingMode;
 
+use super::EvalArg;
 use crate::bench::{bench_on, DEFAULT_DEPTH, HASH_MB, MAX_DEPTH, POSITIONS};
-use crate::search::Searcher;
+use crate::eval::EvaluatorKind;
+use crate::search::{Searcher, Settings};
 use crate::types::Depth;
 
 /// Command-line arguments of `cutoff bench`.
@@ -22,6 +24,10 @@ pub struct Args {
     /// with 16 against 256 MiB, docs/tools.md).
     #[arg(long, default_value_t = HASH_MB)]
     pub hash: usize,
+    /// The evaluation searched with. The `Bench:` signature is the default's (the net);
+    /// `classical` measures the classical evaluation's speed beside it.
+    #[arg(long, value_enum, default_value_t = EvalArg::Net)]
+    pub eval: EvalArg,
 }
 
 /// `cutoff bench`: a line per position, then `Bench: <N> nodes <M> nps` as the last line.
@@ -39,6 +45,11 @@ pub fn run(args: Args) -> ExitCode {
     }
     let threads = usize::from(args.threads);
     let mut searcher = Searcher::new(args.hash);
+    let settings = Settings {
+        evaluator: args.eval.into(),
+        ..*searcher.settings()
+    };
+    searcher.set_settings(settings);
     if let Err(e) = searcher.set_threads(threads) {
         eprintln!("{e}; searching with {} threads", searcher.threads());
     }
@@ -59,10 +70,14 @@ pub fn run(args: Args) -> ExitCode {
     });
     println!();
     println!(
-        "Time: {} ms (depth {depth}, {} positions, {threads} {})",
+        "Time: {} ms (depth {depth}, {} positions, {threads} {}, {} evaluation)",
         totals.elapsed.as_millis(),
         POSITIONS.len(),
-        if threads == 1 { "thread" } else { "threads" }
+        if threads == 1 { "thread" } else { "threads" },
+        match searcher.evaluator() {
+            EvaluatorKind::Net => "net",
+            EvaluatorKind::Classical => "classical",
+        }
     );
     println!("Bench: {} nodes {} nps", totals.nodes, totals.nps());
     ExitCode::SUCCESS

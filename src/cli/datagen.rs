@@ -13,6 +13,7 @@ use indicatif::ProgressBar;
 use shakmaty::fen::Fen;
 use shakmaty::{CastlingMode, EnPassantMode, Position};
 
+use super::EvalArg;
 use crate::datagen::chunk::{chunk_paths, ChunkReader, Format};
 use crate::datagen::manifest;
 use crate::datagen::output::{ChunkWriter, RunInfo};
@@ -23,7 +24,7 @@ use crate::datagen::{
     RANDOM_PLIES_BOOK, RANDOM_PLIES_NO_BOOK,
 };
 use crate::position::Game;
-use crate::search::Searcher;
+use crate::search::{Searcher, Settings};
 use crate::tablebase::Tablebases;
 use crate::types::nps;
 use crate::util::{checked_threads, progress_bar, worker_pool};
@@ -48,7 +49,8 @@ pub struct Args {
     #[arg(long, value_parser = Format::parse)]
     pub format: Option<Format>,
     /// Add to an existing output file: a torn last game is cut off and game numbering goes on
-    /// where the file's games (and its manifest's reserved indices) end.
+    /// where the file's games (and its manifest's reserved indices) end. Refused when the
+    /// manifest says another build or evaluation played the chunk's games.
     #[arg(long)]
     pub append: bool,
     /// Print a chunk's positions as text (`<fen> | <score for White> | <result> | ...`) and exit.
@@ -85,6 +87,10 @@ pub struct Args {
     /// Games played at once.
     #[arg(long, default_value_t = 1)]
     pub threads: usize,
+    /// The evaluation the games' searches run: the net (the default), or the classical one
+    /// that generated the `Bench: 2266636` series (to append to one of its chunks).
+    #[arg(long, value_enum, default_value_t = EvalArg::Net)]
+    pub eval: EvalArg,
     /// Seed of the opening choice and random plies; game `i` depends only on it and `i`.
     #[arg(long, default_value_t = 1)]
     pub seed: u64,
@@ -402,10 +408,33 @@ fn convert(args: &Args, input: &Path) -> Result<String, String> {
     ))
 }
 
-/// `Bench: N` of this build, for the manifest: the bench's node count (about a second).
-fn build_signature() -> String {
-    let totals = crate::bench::bench(crate::bench::DEFAULT_DEPTH, |_, _| {});
+/// `Bench: N` of this build searching with `eval`, for the manifest: the bench's node count
+/// (about a second), so that a chunk names what played its games (the classical evaluation's
+/// is `Bench: 2266636`, the net's the build's own signature).
+fn build_signature(eval: EvalArg) -> String {
+    let mut searcher = Searcher::new(crate::bench::HASH_MB);
+    let settings = Settings {
+        evaluator: eval.into(),
+        ..*searcher.settings()
+    };
+    searcher.set_settings(settings);
+    let totals = crate::bench::bench_on(&mut searcher, crate::bench::DEFAULT_DEPTH, |_, _| {});
     format!("Bench: {}", totals.nodes)
+}
+
+/// `--append` goes on only with games of the same build and evaluation as those in the chunk:
+/// one chunk, one series.
+fn check_same_series(out: &Path, build: &str) -> Result<(), String> {
+    match manifest::last_entry(out) {
+        Some(last) if last.build != build => Err(format!(
+            "{} holds games of {}, this run would play {} (`--eval classical` plays the \
+             classical evaluation's games): start a new chunk",
+            out.display(),
+            last.build,
+            build
+        )),
+        _ => Ok(()),
+    }
 }
 
 /// Counters shared by the workers for the progress line.
@@ -504,6 +533,10 @@ fn generate(args: &Args) -> Result<String, String> {
     if let Some(path) = &args.syzygy {
         config.tablebases = Some(load_tablebases(path)?);
     }
+    let build = build_signature(args.eval);
+    if args.append {
+        check_same_series(out, &build)?;
+    }
     let (writer, resume) = ChunkWriter::open(out, format, args.append)?;
     if resume.cut_bytes > 0 {
         eprintln!(
@@ -521,7 +554,7 @@ fn generate(args: &Args) -> Result<String, String> {
         );
     }
     let run = RunInfo {
-        build: build_signature(),
+        build,
         seed: args.seed,
         command: command_line(),
     };
@@ -587,6 +620,11 @@ impl Shared {
     /// One worker: plays games until the run's target is met, writing each game whole.
     fn work(&self, args: &Args, book: &[Game], config: &GameConfig) {
         let mut searcher = Searcher::new(HASH_MB);
+        let settings = Settings {
+            evaluator: args.eval.into(),
+            ..*searcher.settings()
+        };
+        searcher.set_settings(settings);
         while let Some(index) = self.claim(args) {
             let Some(record) = play_game(&mut searcher, book, config, args.seed, index) else {
                 continue;

@@ -12,3 +12,23 @@ pub mod perft;
 pub mod train;
 pub mod tree;
 pub mod tune;
+
+use crate::eval::EvaluatorKind;
+
+/// The evaluation a command's searches run (`--eval`; UCI `Evaluation`): the net by default,
+/// the classical one to reproduce what was measured or generated with it.
+#[derive(clap::ValueEnum, Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum EvalArg {
+    #[default]
+    Net,
+    Classical,
+}
+
+impl From<EvalArg> for EvaluatorKind {
+    fn from(arg: EvalArg) -> EvaluatorKind {
+        match arg {
+            EvalArg::Net => EvaluatorKind::Net,
+            EvalArg::Classical => EvaluatorKind::Classical,
+        }
+    }
+}

@@ -14,10 +14,12 @@ use crate::types::{Ply, Score};
 /// Which evaluation an [`Evaluator`] computes (UCI `Evaluation`).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub enum EvaluatorKind {
-    /// The hand-written, tuned evaluation of [`super::evaluate`].
-    #[default]
+    /// The hand-written, tuned evaluation of [`super::evaluate`] (the lab, `eval`'s trace and
+    /// `cutoff tune` read it; the search runs it on request).
     Classical,
-    /// The learned network of [`super::nnue`].
+    /// The learned network of [`super::nnue`]: the default since it beat the classical
+    /// evaluation in games (docs/nets.md).
+    #[default]
     Net,
 }
 

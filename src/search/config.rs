@@ -176,6 +176,19 @@ pub struct Settings {
     pub strength_elo: Option<i32>,
 }
 
+impl Settings {
+    /// The evaluation the search runs: the chosen one, but the classical one under a strength
+    /// limit, whose levels were calibrated in games with it (docs/strength.md) and would play
+    /// stronger than their labels with the net.
+    pub fn effective_evaluator(&self) -> EvaluatorKind {
+        if self.strength_elo.is_some() {
+            EvaluatorKind::Classical
+        } else {
+            self.evaluator
+        }
+    }
+}
+
 impl Default for Settings {
     fn default() -> Self {
         Settings {

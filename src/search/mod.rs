@@ -95,7 +95,7 @@ impl Searcher {
     /// The settings of the searches from now on. A new evaluator empties the table, whose
     /// stored evaluations are the old one's.
     pub fn set_settings(&mut self, settings: Settings) {
-        let new_evaluator = settings.evaluator != self.settings.evaluator;
+        let new_evaluator = settings.effective_evaluator() != self.settings.effective_evaluator();
         self.settings = settings;
         if new_evaluator {
             self.clear_table();
@@ -108,10 +108,20 @@ impl Searcher {
         Arc::get_mut(&mut self.shared)
             .ok_or("the net is still in use by a search thread")?
             .network = Some(network);
-        if self.settings.evaluator == EvaluatorKind::Net {
+        if self.settings.effective_evaluator() == EvaluatorKind::Net {
             self.clear_table();
         }
         Ok(())
+    }
+
+    /// The evaluation the searches run: the settings' ([`Settings::effective_evaluator`]), but
+    /// the classical one where the net is asked for and none is loaded (as
+    /// [`crate::eval::Evaluator::new`] falls back).
+    pub fn evaluator(&self) -> EvaluatorKind {
+        match (self.settings.effective_evaluator(), &self.shared.network) {
+            (EvaluatorKind::Net, None) => EvaluatorKind::Classical,
+            (kind, _) => kind,
+        }
     }
 
     /// The net the learned evaluation runs (`None`: none loaded).
@@ -122,7 +132,8 @@ impl Searcher {
     /// Sets this thread's evaluator to the settings' kind and the shared net.
     fn prepare_evaluator(&mut self) {
         let network = self.shared.network.as_ref();
-        self.thread.use_evaluator(self.settings.evaluator, network);
+        self.thread
+            .use_evaluator(self.settings.effective_evaluator(), network);
         self.thread.evaluator.set_checking(self.settings.verify_net);
     }
 

@@ -199,7 +199,10 @@ fn helper_loop(
         match message {
             Message::Clear => thread.history.clear(),
             Message::Search(job) => {
-                thread.use_evaluator(job.settings.evaluator, job.shared.network.as_ref());
+                thread.use_evaluator(
+                    job.settings.effective_evaluator(),
+                    job.shared.network.as_ref(),
+                );
                 thread.evaluator.set_checking(job.settings.verify_net);
                 // A panicking helper must still report, or the main thread would wait forever;
                 // its history is then only a move ordering hint, safe to keep, and its

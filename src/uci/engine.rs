@@ -302,7 +302,7 @@ impl Engine {
         let wdl = self
             .options
             .show_wdl
-            .then(|| wdl::model(config.evaluator))
+            .then(|| wdl::model(config.effective_evaluator()))
             .flatten()
             .map(|model| (model, wdl::material(game.root.board())));
         self.searching_endlessly = limits.is_endless();

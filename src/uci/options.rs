@@ -225,7 +225,7 @@ pub const OPTIONS: &[Declared] = &[
     Declared {
         name: "Evaluation",
         kind: Kind::Combo {
-            default: "classical",
+            default: "net",
             vars: &["net", "classical"],
         },
         apply: Apply::Act(|v| {
