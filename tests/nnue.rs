@@ -153,3 +153,16 @@ fn evalfile_loads_a_net_and_keeps_it_when_the_next_file_is_bad() {
         let _ = fs::remove_file(f);
     }
 }
+
+/// `eval` says which evaluation the next search runs: the net by default, the classical one
+/// under a strength limit (its levels were calibrated with it) or when chosen.
+#[test]
+fn eval_says_which_evaluation_the_search_uses() {
+    let mut e = Engine::started();
+    assert!(net_line(&mut e).ends_with("; the search uses it"));
+    e.send("setoption name UCI_LimitStrength value true");
+    assert!(net_line(&mut e).ends_with("(UCI_LimitStrength)"));
+    e.send("setoption name UCI_LimitStrength value false");
+    e.send("setoption name Evaluation value classical");
+    assert!(net_line(&mut e).ends_with("classical evaluation (Evaluation)"));
+}

@@ -440,10 +440,14 @@ impl Engine {
                     net.hash(),
                     white.0,
                     side.0,
-                    if self.options.search.evaluator == EvaluatorKind::Net {
-                        "; the search uses it"
-                    } else {
-                        "; the search uses the classical evaluation (Evaluation)"
+                    match (self.options.search.evaluator, self.options.limit_strength) {
+                        (EvaluatorKind::Net, false) => "; the search uses it",
+                        (EvaluatorKind::Net, true) => {
+                            "; the search uses the classical evaluation (UCI_LimitStrength)"
+                        }
+                        (EvaluatorKind::Classical, _) => {
+                            "; the search uses the classical evaluation (Evaluation)"
+                        }
                     }
                 ));
             }
