@@ -363,19 +363,20 @@ fn a_run_killed_with_sigkill_keeps_whole_games_and_append_goes_on_after_it() {
 fn append_refuses_to_mix_the_net_and_the_classical_evaluation_in_one_chunk() {
     let dir = temp_dir("series");
     let out = dir.join("c.vf");
-    let path = out.to_str().unwrap();
-    let play = |more: &[&str]| {
+    let net = dir.join("n.vf");
+    let play = |chunk: &Path, more: &[&str]| {
+        let path = chunk.to_str().unwrap();
         let mut args = vec!["datagen", "--out", path, "--games", "1", "--nodes", "150"];
         args.extend_from_slice(&["--seed", "9", "--check-nodes", "150"]);
         args.extend_from_slice(more);
         cutoff(&args)
     };
-    let first = play(&["--eval", "classical"]);
+    let first = play(&out, &["--eval", "classical"]);
     assert!(first.status.success(), "{first:?}");
     let classical = manifest::last_entry(&out).unwrap().build;
     let bytes = std::fs::read(&out).unwrap();
 
-    let refused = play(&["--append"]);
+    let refused = play(&out, &["--append"]);
     assert!(!refused.status.success());
     let stderr = text(&refused.stderr);
     assert!(
@@ -384,23 +385,12 @@ fn append_refuses_to_mix_the_net_and_the_classical_evaluation_in_one_chunk() {
     );
     assert_eq!(std::fs::read(&out).unwrap(), bytes, "the chunk was touched");
 
-    let appended = play(&["--append", "--eval", "classical"]);
+    let appended = play(&out, &["--append", "--eval", "classical"]);
     assert!(appended.status.success(), "{appended:?}");
     assert_eq!(whole_games(&out).len(), 2);
     assert_eq!(manifest::last_entry(&out).unwrap().build, classical);
 
-    let net = dir.join("n.vf");
-    let output = cutoff(&[
-        "datagen",
-        "--out",
-        net.to_str().unwrap(),
-        "--games",
-        "1",
-        "--nodes",
-        "150",
-        "--check-nodes",
-        "150",
-    ]);
+    let output = play(&net, &[]);
     assert!(output.status.success(), "{output:?}");
     assert_ne!(manifest::last_entry(&net).unwrap().build, classical);
     let _ = std::fs::remove_dir_all(&dir);

@@ -162,10 +162,7 @@ fn quiescence_equals_evaluation_only_in_quiet_positions() {
     let net = Arc::clone(s.network().expect("the built-in net"));
     assert_eq!(s.quiescence(&quiet.root), net.evaluate(&quiet.root));
     assert!(s.quiescence(&hanging.root) > net.evaluate(&hanging.root) + 500);
-    s.set_settings(Settings {
-        evaluator: EvaluatorKind::Classical,
-        ..*s.settings()
-    });
+    s.set_evaluator(EvaluatorKind::Classical);
     assert_eq!(
         s.quiescence(&quiet.root),
         cutoff::eval::evaluate(&quiet.root)

@@ -8,7 +8,7 @@ use shakmaty::CastlingMode;
 use super::EvalArg;
 use crate::bench::{bench_on, DEFAULT_DEPTH, HASH_MB, MAX_DEPTH, POSITIONS};
 use crate::eval::EvaluatorKind;
-use crate::search::{Searcher, Settings};
+use crate::search::Searcher;
 use crate::types::Depth;
 
 /// Command-line arguments of `cutoff bench`.
@@ -45,11 +45,7 @@ pub fn run(args: Args) -> ExitCode {
     }
     let threads = usize::from(args.threads);
     let mut searcher = Searcher::new(args.hash);
-    let settings = Settings {
-        evaluator: args.eval.into(),
-        ..*searcher.settings()
-    };
-    searcher.set_settings(settings);
+    searcher.set_evaluator(args.eval.into());
     if let Err(e) = searcher.set_threads(threads) {
         eprintln!("{e}; searching with {} threads", searcher.threads());
     }

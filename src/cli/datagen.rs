@@ -24,7 +24,7 @@ use crate::datagen::{
     RANDOM_PLIES_BOOK, RANDOM_PLIES_NO_BOOK,
 };
 use crate::position::Game;
-use crate::search::{Searcher, Settings};
+use crate::search::Searcher;
 use crate::tablebase::Tablebases;
 use crate::types::nps;
 use crate::util::{checked_threads, progress_bar, worker_pool};
@@ -413,11 +413,7 @@ fn convert(args: &Args, input: &Path) -> Result<String, String> {
 /// is `Bench: 2266636`, the net's the build's own signature).
 fn build_signature(eval: EvalArg) -> String {
     let mut searcher = Searcher::new(crate::bench::HASH_MB);
-    let settings = Settings {
-        evaluator: eval.into(),
-        ..*searcher.settings()
-    };
-    searcher.set_settings(settings);
+    searcher.set_evaluator(eval.into());
     let totals = crate::bench::bench_on(&mut searcher, crate::bench::DEFAULT_DEPTH, |_, _| {});
     format!("Bench: {}", totals.nodes)
 }
@@ -620,11 +616,7 @@ impl Shared {
     /// One worker: plays games until the run's target is met, writing each game whole.
     fn work(&self, args: &Args, book: &[Game], config: &GameConfig) {
         let mut searcher = Searcher::new(HASH_MB);
-        let settings = Settings {
-            evaluator: args.eval.into(),
-            ..*searcher.settings()
-        };
-        searcher.set_settings(settings);
+        searcher.set_evaluator(args.eval.into());
         while let Some(index) = self.claim(args) {
             let Some(record) = play_game(&mut searcher, book, config, args.seed, index) else {
                 continue;

@@ -102,6 +102,14 @@ impl Searcher {
         }
     }
 
+    /// The evaluation of the searches from now on (the rest of the settings kept).
+    pub fn set_evaluator(&mut self, evaluator: EvaluatorKind) {
+        self.set_settings(Settings {
+            evaluator,
+            ..self.settings
+        });
+    }
+
     /// Runs the learned evaluation with `network` from now on (UCI `EvalFile`). Empties the
     /// table when the net evaluates now: its stored evaluations are the old net's.
     pub fn set_network(&mut self, network: Arc<Network>) -> Result<(), String> {
