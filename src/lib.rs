@@ -5,6 +5,7 @@ pub mod cli;
 pub mod datagen;
 pub mod epd;
 pub mod eval;
+pub mod files;
 pub mod memory;
 pub mod params;
 pub mod perft;

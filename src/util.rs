@@ -4,7 +4,6 @@
 //! It sits below the commands and below `perft`, whose threaded divide (also behind the UCI's
 //! `go perft`) and suite checker use the same pool.
 
-use std::io::Read;
 use std::path::Path;
 use std::time::Duration;
 
@@ -16,25 +15,16 @@ use crate::memory::THREAD_STACK_BYTES;
 /// reading an endless input (`/dev/zero`, a FIFO) could take.
 pub const MAX_FILE_BYTES: u64 = 256 << 20;
 
-/// The lines of a text file with their 1-based numbers. Refuses files over
-/// [`MAX_FILE_BYTES`] and files that are not UTF-8, saying where the bad byte is.
-pub fn read_lines(path: &Path) -> std::io::Result<Vec<(usize, String)>> {
-    let file = std::fs::File::open(path)?;
-    let mut bytes = Vec::new();
-    file.take(MAX_FILE_BYTES + 1).read_to_end(&mut bytes)?;
-    if bytes.len() as u64 > MAX_FILE_BYTES {
-        return Err(std::io::Error::other(format!(
-            "larger than {} MiB",
-            MAX_FILE_BYTES >> 20
-        )));
-    }
+/// The lines of a text file with their 1-based numbers. Refuses what is not a regular file
+/// (`crate::files`), files over [`MAX_FILE_BYTES`] and files that are not UTF-8, saying where
+/// the bad byte is; every error names the path.
+pub fn read_lines(path: &Path) -> Result<Vec<(usize, String)>, String> {
+    let bytes = crate::files::read_bounded(path, MAX_FILE_BYTES, "a suite file")?;
     let text = String::from_utf8(bytes).map_err(|e| {
-        std::io::Error::new(
-            std::io::ErrorKind::InvalidData,
-            format!(
-                "not UTF-8 text (bad byte at offset {})",
-                e.utf8_error().valid_up_to()
-            ),
+        format!(
+            "{}: not UTF-8 text (bad byte at offset {})",
+            path.display(),
+            e.utf8_error().valid_up_to()
         )
     })?;
     Ok(text

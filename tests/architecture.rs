@@ -11,8 +11,9 @@ use std::path::{Path, PathBuf};
 /// they share a top-level module, and any module of a lower layer. A top-level module missing
 /// here fails `every_module_has_a_layer`, so a new one must be placed on purpose.
 const LAYERS: &[&[&str]] = &[
-    // Numbers, memory sizes, the random-number generator: depend on nothing of ours.
-    &["types", "memory", "rng"],
+    // Numbers, memory sizes, the random-number generator, the one rule for reading files:
+    // depend on nothing of ours.
+    &["types", "memory", "rng", "files"],
     // The board and the shared tool helpers (line reader, progress bar, thread pool).
     &["util", "position"],
     // What the search reads: the evaluation, the table, the search's tunables; the EPD format.

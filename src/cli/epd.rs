@@ -119,7 +119,7 @@ pub fn run(args: Args) -> ExitCode {
     let lines = match read_lines(&args.file) {
         Ok(lines) => lines,
         Err(e) => {
-            eprintln!("epd: cannot read {}: {e}", args.file.display());
+            eprintln!("epd: cannot read {e}");
             return ExitCode::FAILURE;
         }
     };

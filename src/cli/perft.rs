@@ -126,7 +126,7 @@ pub fn run_suite(args: SuiteArgs) -> ExitCode {
     let lines = match read_lines(&args.file) {
         Ok(lines) => lines,
         Err(e) => {
-            eprintln!("perft-suite: cannot read {}: {e}", args.file.display());
+            eprintln!("perft-suite: cannot read {e}");
             return ExitCode::FAILURE;
         }
     };

@@ -152,7 +152,7 @@ fn node_limits(nodes: u64) -> Limits {
 /// Reads openings: one position per line, first four FEN fields (clocks reset), read as GUIs
 /// write them ([`FenPolicy::Lenient`]); blank lines and `#` comments are skipped.
 pub fn load_book(path: &Path) -> Result<Vec<Game>, String> {
-    let lines = read_lines(path).map_err(|e| format!("cannot read {}: {e}", path.display()))?;
+    let lines = read_lines(path).map_err(|e| format!("cannot read {e}"))?;
     let mut games = Vec::new();
     for (n, line) in &lines {
         let fields: Vec<&str> = line.split_whitespace().take(4).collect();
