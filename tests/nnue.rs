@@ -129,7 +129,7 @@ fn evalfile_loads_a_net_and_keeps_it_when_the_next_file_is_bad() {
         (truncated.as_str(), "truncated"),
         (damaged.as_str(), "checksum"),
         (header.as_str(), "header"),
-        ("/no/such/net.nnue", "cannot read"),
+        ("/no/such/net.nnue", "no such file or directory"),
     ] {
         e.send(&format!("setoption name EvalFile value {path}"));
         let lines = e.sync();
@@ -165,4 +165,193 @@ fn eval_says_which_evaluation_the_search_uses() {
     e.send("setoption name UCI_LimitStrength value false");
     e.send("setoption name Evaluation value classical");
     assert!(net_line(&mut e).ends_with("classical evaluation (Evaluation)"));
+}
+
+// ---- Hostile net files: every sum sound, every file bounded (issue 41) ----
+
+/// The bytes of a 768 → `hidden` net with the given weights and a correct checksum, whatever
+/// the weights are (`Network::from_weights` refuses what the loader would).
+fn net_file(hidden: usize, w1: &[i16], b1: &[i16], w2: &[i16], b2: i32) -> Vec<u8> {
+    let mut payload = Vec::new();
+    for w in w1.iter().chain(b1).chain(w2) {
+        payload.extend_from_slice(&w.to_le_bytes());
+    }
+    payload.extend_from_slice(&b2.to_le_bytes());
+    // The header of a real net of that width, then the checksum of this payload.
+    let mut bytes = random_network(hidden.min(16), 1).to_bytes()[..64].to_vec();
+    bytes[16..20].copy_from_slice(&(hidden as u32).to_le_bytes());
+    bytes[56..64].copy_from_slice(&cutoff::eval::nnue::fnv1a(&payload).to_le_bytes());
+    bytes.extend_from_slice(&payload);
+    bytes
+}
+
+/// The engine's value of `pos` must be the trainer's reference pass (i32 accumulators, i64
+/// sum: `QuantisedNet::evaluate`), kept below the bands of proven results.
+fn assert_engine_equals_reference(net: &Network, bytes: &[u8], pos: &Chess, what: &str) {
+    use cutoff::datagen::GameResult;
+    use cutoff::train::data::Sample;
+    use cutoff::train::quantised::QuantisedNet;
+    let reference = QuantisedNet::from_bytes(bytes).unwrap();
+    let sample = Sample::new(pos, 0, GameResult::Draw);
+    let want = reference.evaluate(sample.stm_features(), sample.nstm_features());
+    let limit = i64::from(cutoff::types::Score::TB_WIN_BOUND.0 - 1);
+    assert_eq!(
+        i64::from(net.evaluate(pos).0),
+        want.clamp(-limit, limit),
+        "{what}: engine and reference differ (reference {want})"
+    );
+}
+
+/// Nets at the very edges the loader accepts evaluate exactly as the trainer's reference: every
+/// activation at its clamp with `|W2|` = 128 on 256 neurons sums to 4.26e9 over both halves (the
+/// engine's i32 sum wrapped to a negative value before), `b2` at `i32::MAX` and `i32::MIN`, and
+/// seeded random nets whose accumulators come close to the i16 limits.
+#[test]
+fn nets_at_the_edges_the_loader_accepts_evaluate_as_the_trainers_reference() {
+    let positions: Vec<Chess> = [
+        "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1",
+        "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1",
+        "8/2p5/3p4/KP5r/1R3p1k/8/4P1P1/8 b - - 0 1",
+        "4k3/8/8/8/8/8/8/4K2Q w - - 0 1",
+    ]
+    .iter()
+    .map(|f| read_fen(f, CastlingMode::Standard, FenPolicy::Strict).unwrap())
+    .collect();
+    let h = 256;
+    let flat = |w2: i16, b2: i32| {
+        net_file(h, &vec![0; INPUTS * h], &vec![300; h], &vec![w2; 2 * h], b2)
+    };
+    for (w2, b2) in [(128, 0), (-128, 0), (128, i32::MAX), (-128, i32::MIN), (1, i32::MAX)] {
+        let bytes = flat(w2, b2);
+        let net = Network::from_bytes(&bytes).expect("at the edge, accepted");
+        for pos in &positions {
+            assert_engine_equals_reference(&net, &bytes, pos, &format!("w2 {w2}, b2 {b2}"));
+        }
+    }
+    let mut rng = Rng::new(41);
+    for round in 0..6 {
+        let h = 32;
+        let mut draw = |lo: i32, hi: i32| lo + rng.below((hi - lo + 1) as usize) as i32;
+        let w1: Vec<i16> = (0..INPUTS * h).map(|_| draw(-950, 950) as i16).collect();
+        let b1: Vec<i16> = (0..h).map(|_| draw(-300, 300) as i16).collect();
+        let w2: Vec<i16> = (0..2 * h).map(|_| draw(-128, 128) as i16).collect();
+        let b2 = draw(-2_000_000_000, 2_000_000_000);
+        let bytes = net_file(h, &w1, &b1, &w2, b2);
+        let net = match Network::from_bytes(&bytes) {
+            Ok(net) => net,
+            Err(e) => {
+                assert!(e.contains("accumulator"), "round {round}: {e}");
+                continue;
+            }
+        };
+        for pos in &positions {
+            assert_engine_equals_reference(&net, &bytes, pos, &format!("round {round}"));
+        }
+    }
+}
+
+/// A net whose sums could wrap is refused at load, saying which sum: a checksum-correct file
+/// with an output weight of 20,000 evaluated the start position at -52,608,902 cp before.
+#[test]
+fn a_net_whose_integer_sums_could_wrap_is_refused_with_the_reason() {
+    let h = 16;
+    let base = random_network(h, 7);
+    let bytes = base.to_bytes();
+    let words = |from: usize, n: usize| -> Vec<i16> {
+        bytes[64 + 2 * from..64 + 2 * (from + n)]
+            .chunks_exact(2)
+            .map(|c| i16::from_le_bytes([c[0], c[1]]))
+            .collect()
+    };
+    let (w1, b1, w2) = (
+        words(0, INPUTS * h),
+        words(INPUTS * h, h),
+        words(INPUTS * h + h, 2 * h),
+    );
+    let mut big_w2 = w2.clone();
+    big_w2[3] = 20_000;
+    let e = Network::from_bytes(&net_file(h, &w1, &b1, &big_w2, 0)).unwrap_err();
+    assert!(e.contains("output weight 3 is 20000"), "{e}");
+    // Neuron 5 gets 1,100 from every feature: 32 pieces take it past 32,767.
+    let mut big_w1 = w1.clone();
+    for f in 0..INPUTS {
+        big_w1[f * h + 5] = 1_100;
+    }
+    let e = Network::from_bytes(&net_file(h, &big_w1, &b1, &w2, 0)).unwrap_err();
+    assert!(e.contains("neuron 5's accumulator"), "{e}");
+    // 1,024 neurons at |W2| = 128 can sum past i32 in one perspective.
+    let wide = 1024;
+    let e = Network::from_bytes(&net_file(
+        wide,
+        &vec![0; INPUTS * wide],
+        &vec![0; wide],
+        &vec![128; 2 * wide],
+        0,
+    ))
+    .unwrap_err();
+    assert!(e.contains("output half 0 can sum to"), "{e}");
+    // Through the engine: the error names the file, and the net before it stays.
+    let extreme = temp_file("extreme.nnue", &net_file(h, &w1, &b1, &big_w2, 0));
+    let mut e = Engine::started();
+    let before = net_line(&mut e);
+    e.send(&format!("setoption name EvalFile value {extreme}"));
+    let lines = e.sync();
+    assert!(
+        lines.iter().any(|l| is_error_report(l)
+            && l.contains(&extreme)
+            && l.contains("output weight")),
+        "{lines:?}"
+    );
+    assert_eq!(net_line(&mut e), before, "the net before must stay");
+    let _ = fs::remove_file(extreme);
+}
+
+/// `EvalFile` on a device, a named pipe, a folder or a file larger than its header says is
+/// refused at once, before it is read, naming the path; the engine runs under a 2 GiB address
+/// space limit, so reading `/dev/zero` without bound (which grew it past 16 GB before) fails
+/// this test by the engine dying rather than by taking the machine's memory.
+#[cfg(unix)]
+#[test]
+fn evalfile_refuses_devices_pipes_folders_and_oversize_files_unread() {
+    let dir = std::env::temp_dir().join(format!("cutoff-nnue-{}-hostile", std::process::id()));
+    let _ = fs::remove_dir_all(&dir);
+    fs::create_dir_all(dir.join("folder.nnue")).unwrap();
+    let pipe = dir.join("pipe.nnue");
+    let c = std::ffi::CString::new(pipe.to_str().unwrap()).unwrap();
+    // SAFETY: `c` is a valid NUL-terminated path that outlives the call.
+    assert_eq!(unsafe { libc::mkfifo(c.as_ptr(), 0o600) }, 0);
+    // A good header promising 256 neurons, then 100 MB (sparse: no disk is used).
+    let oversize = dir.join("oversize.nnue");
+    let header = &Network::embedded().unwrap().to_bytes()[..64];
+    fs::write(&oversize, header).unwrap();
+    fs::File::options()
+        .write(true)
+        .open(&oversize)
+        .unwrap()
+        .set_len(100 << 20)
+        .unwrap();
+    let mut e = Engine::with_memory_limit(2 << 30);
+    e.handshake();
+    let before = net_line(&mut e);
+    let cases = [
+        ("/dev/zero".to_string(), "a character device, not a regular file"),
+        (pipe.display().to_string(), "a named pipe, not a regular file"),
+        (dir.join("folder.nnue").display().to_string(), "a directory"),
+        (oversize.display().to_string(), "expected by its header"),
+        (dir.join("missing.nnue").display().to_string(), "no such file or directory"),
+    ];
+    for (path, why) in cases {
+        e.send(&format!("setoption name EvalFile value {path}"));
+        let lines = e.sync();
+        assert!(
+            lines
+                .iter()
+                .any(|l| is_error_report(l) && l.contains(&path) && l.contains(why)),
+            "{path}: {lines:?}"
+        );
+        assert_eq!(net_line(&mut e), before, "{path}: the net before must stay");
+    }
+    let r = e.search("position startpos", "go depth 5", Duration::from_secs(30));
+    assert_ne!(r.bestmove, "(none)");
+    let _ = fs::remove_dir_all(&dir);
 }

@@ -10,14 +10,25 @@
 //! `QA·QB` (i32); the integer result is `(Σ clamp(a, 0, QA)·w·clamp(a, 0, QA) / QA + b2) ·
 //! SCALE / (QA·QB)`.
 //!
+//! What the engine computes, exactly: accumulators in i16; per term `(c·w2)·c` with the product
+//! `c·w2` in i16 and the term in i32; each perspective's sum in i32; the two sums, the division
+//! by `QA`, `b2` and the scale in i64; the result kept below the tablebase and mate bands. The
+//! loader refuses a net for which any of these could wrap in a position of standard chess (at
+//! most 32 pieces; `check_range`), so for every net it accepts — the built-in one included —
+//! the result equals the trainer's reference pass (`QuantisedNet::evaluate`: i32 accumulators,
+//! i64 sum) exactly, and no hostile file can make it garbage.
+//!
 //! Every sum here is in integers, so the AVX2 path and the portable one give the same
-//! numbers exactly (wrapping where the hardware wraps); which one runs is decided once, at run
-//! time, so the plain build runs on any x86-64-v2 CPU and uses AVX2 where there is one.
+//! numbers exactly; which one runs is decided once, at run time, so the plain build runs on
+//! any x86-64-v2 CPU and uses AVX2 where there is one.
 
+use std::io::Read;
+use std::path::Path;
 use std::sync::Arc;
 
 use shakmaty::{Board, Chess, Color, Move, Position, Role, Square};
 
+use crate::files;
 use crate::types::{Ply, Score, MAX_PLY};
 
 /// Features per perspective: 2 colours × 6 roles × 64 squares.
@@ -71,36 +82,101 @@ fn i16s(bytes: &[u8]) -> Vec<i16> {
         .collect()
 }
 
+/// The most pieces a position of standard chess has: the most features active at once in one
+/// perspective, which bounds how far an accumulator can move from its bias.
+const MAX_PIECES: usize = 32;
+/// The largest `|W2|` for which `clamp(a, 0, QA) · w2` fits the 16-bit lanes the kernels
+/// multiply in (255 · 128 = 32,640); the trainer clips `W2` to ±1.98 · 64, so ±127.
+const MAX_W2: i32 = i16::MAX as i32 / QA;
+
+/// The file size of a 768 → `hidden` net.
+pub fn file_bytes(hidden: usize) -> usize {
+    HEADER_BYTES + 2 * INPUTS * hidden + 2 * hidden + 4 * hidden + 4
+}
+
+/// The hidden width a net file's header promises, every header field checked: the magic, the
+/// version, the shape (768 inputs, a width that is a multiple of 16 up to 1024) and the
+/// quantisation.
+fn read_header(bytes: &[u8]) -> Result<usize, String> {
+    if bytes.len() < HEADER_BYTES || &bytes[..8] != MAGIC {
+        return Err("not a Cutoff net file (no CUTOFFNN header)".into());
+    }
+    let field = |at: usize| u32_at(bytes, at);
+    if field(8) != VERSION {
+        return Err(format!(
+            "net file version {} (this build reads {VERSION})",
+            field(8)
+        ));
+    }
+    let hidden = field(16) as usize;
+    let shape_ok = field(12) as usize == INPUTS
+        && hidden > 0
+        && hidden <= MAX_HIDDEN
+        && hidden.is_multiple_of(16);
+    if !shape_ok {
+        return Err(format!("unsupported net shape {} -> {hidden}", field(12)));
+    }
+    let quantisation = [field(20), field(24), field(28), field(32)];
+    if quantisation != [SCRELU, QA as u32, QB as u32, SCALE as u32] {
+        return Err(format!(
+            "unsupported activation or quantisation {quantisation:?}"
+        ));
+    }
+    Ok(hidden)
+}
+
+/// Checks that no sum the engine computes can wrap, for any position of standard chess: each
+/// accumulator (`b1` plus at most 32 feature rows, in i16), each product `c · w2` (in i16) and
+/// each perspective's sum of `c · w2 · c` (in i32). Within these bounds the integer pass is
+/// exact and equals the trainer's reference (`QuantisedNet::evaluate`: i32 accumulators, i64
+/// sum); a net outside them is refused rather than evaluated as garbage.
+fn check_range(hidden: usize, w1: &[i16], b1: &[i16], w2: &[i16]) -> Result<(), String> {
+    if let Some((i, &w)) = w2
+        .iter()
+        .enumerate()
+        .find(|(_, &w)| i32::from(w).abs() > MAX_W2)
+    {
+        return Err(format!(
+            "output weight {i} is {w}, outside the +/-{MAX_W2} the engine's 16-bit products allow"
+        ));
+    }
+    let mut column = vec![0i32; INPUTS];
+    for (j, &bias) in b1.iter().enumerate() {
+        for (f, c) in column.iter_mut().enumerate() {
+            *c = i32::from(w1[f * hidden + j]);
+        }
+        column.sort_unstable();
+        let low: i32 = column[..MAX_PIECES].iter().filter(|&&w| w < 0).sum();
+        let high: i32 = column[INPUTS - MAX_PIECES..].iter().filter(|&&w| w > 0).sum();
+        let (low, high) = (i32::from(bias) + low, i32::from(bias) + high);
+        if low < i32::from(i16::MIN) || high > i32::from(i16::MAX) {
+            return Err(format!(
+                "neuron {j}'s accumulator can reach {low}..{high}, outside the engine's 16 bits"
+            ));
+        }
+    }
+    for (half, weights) in w2.chunks(hidden).enumerate() {
+        let bound: i64 = weights
+            .iter()
+            .map(|&w| i64::from(w).abs() * i64::from(QA * QA))
+            .sum();
+        if bound > i64::from(i32::MAX) {
+            return Err(format!(
+                "output half {half} can sum to {bound}, beyond the engine's 32-bit sum"
+            ));
+        }
+    }
+    Ok(())
+}
+
 impl Network {
     /// Reads a net file, checking everything the header promises: the magic, the version, the
     /// shape (768 inputs, a hidden width that is a multiple of 16), the quantisation, the size
-    /// and the checksum. Any mismatch is an error that says what is wrong.
+    /// and the checksum; then that the engine's integer arithmetic cannot wrap on it
+    /// ([`check_range`]). Any mismatch is an error that says what is wrong.
     pub fn from_bytes(bytes: &[u8]) -> Result<Network, String> {
-        if bytes.len() < HEADER_BYTES || &bytes[..8] != MAGIC {
-            return Err("not a Cutoff net file (no CUTOFFNN header)".into());
-        }
-        let field = |at: usize| u32_at(bytes, at);
-        if field(8) != VERSION {
-            return Err(format!(
-                "net file version {} (this build reads {VERSION})",
-                field(8)
-            ));
-        }
-        let hidden = field(16) as usize;
-        let shape_ok = field(12) as usize == INPUTS
-            && hidden > 0
-            && hidden <= MAX_HIDDEN
-            && hidden.is_multiple_of(16);
-        if !shape_ok {
-            return Err(format!("unsupported net shape {} -> {hidden}", field(12)));
-        }
-        let quantisation = [field(20), field(24), field(28), field(32)];
-        if quantisation != [SCRELU, QA as u32, QB as u32, SCALE as u32] {
-            return Err(format!(
-                "unsupported activation or quantisation {quantisation:?}"
-            ));
-        }
-        let expected = HEADER_BYTES + 2 * INPUTS * hidden + 2 * hidden + 4 * hidden + 4;
+        let hidden = read_header(bytes)?;
+        let expected = file_bytes(hidden);
         if bytes.len() != expected {
             return Err(format!(
                 "net file of {} bytes, {expected} expected for a 768 -> {hidden} net (truncated?)",
@@ -118,14 +194,41 @@ impl Network {
         let (w1, rest) = payload.split_at(2 * INPUTS * hidden);
         let (b1, rest) = rest.split_at(2 * hidden);
         let (w2, b2) = rest.split_at(4 * hidden);
+        let (w1, b1, w2) = (i16s(w1), i16s(b1), i16s(w2));
+        check_range(hidden, &w1, &b1, &w2)?;
         Ok(Network {
             hidden,
-            w1: i16s(w1),
-            b1: i16s(b1),
-            w2: i16s(w2),
+            w1,
+            b1,
+            w2,
             b2: i32::from_le_bytes(b2.try_into().expect("four bytes")),
             hash,
         })
+    }
+
+    /// Reads the net file `path` through the one rule for files (`crate::files`: a regular
+    /// file, never a pipe or a device) and no further than its header says the file is: a
+    /// file of another size is refused before its payload is read. Errors name the path.
+    pub fn load(path: &Path) -> Result<Network, String> {
+        let named = |e: String| format!("{}: {e}", path.display());
+        let (file, len) = files::open_regular(path)?;
+        let mut bytes = Vec::with_capacity(HEADER_BYTES);
+        let mut reader = file.take(HEADER_BYTES as u64);
+        reader
+            .read_to_end(&mut bytes)
+            .map_err(|e| named(files::reason(&e)))?;
+        let expected = file_bytes(read_header(&bytes).map_err(named)?);
+        if len != expected as u64 {
+            return Err(named(format!(
+                "net file of {len} bytes, {expected} expected by its header (truncated?)"
+            )));
+        }
+        // One byte more than promised is read if the file grew since: the size check refuses it.
+        reader.set_limit((expected - HEADER_BYTES + 1) as u64);
+        reader
+            .read_to_end(&mut bytes)
+            .map_err(|e| named(files::reason(&e)))?;
+        Network::from_bytes(&bytes).map_err(named)
     }
 
     /// The file bytes of this network (the inverse of [`Network::from_bytes`]).
@@ -158,6 +261,9 @@ impl Network {
     pub fn from_weights(w1: Vec<i16>, b1: Vec<i16>, w2: Vec<i16>, b2: i32) -> Network {
         let hidden = b1.len();
         assert!(hidden.is_multiple_of(16) && w1.len() == INPUTS * hidden && w2.len() == 2 * hidden);
+        if let Err(e) = check_range(hidden, &w1, &b1, &w2) {
+            panic!("Network::from_weights: {e}");
+        }
         let mut net = Network {
             hidden,
             w1,
@@ -211,9 +317,14 @@ impl Network {
             Color::Black => (black, white),
         };
         let (w_us, w_them) = self.w2.split_at(self.hidden);
-        let sum = screlu_dot(us, w_us).wrapping_add(screlu_dot(them, w_them));
-        let value = (sum / QA + self.b2) as i64 * i64::from(SCALE) / i64::from(QA * QB);
-        Score(value as i32)
+        // Each perspective's sum fits i32 (`check_range`); their sum, the bias and the scale
+        // are taken in i64 as the trainer's reference pass does, then kept below the bands of
+        // proven results.
+        let sum = i64::from(screlu_dot(us, w_us)) + i64::from(screlu_dot(them, w_them));
+        let value = (sum / i64::from(QA) + i64::from(self.b2)) * i64::from(SCALE)
+            / i64::from(QA * QB);
+        let limit = i64::from(Score::TB_WIN_BOUND.0 - 1);
+        Score(value.clamp(-limit, limit) as i32)
     }
 }
 
@@ -297,7 +408,7 @@ mod portable {
         let mut sum = 0i32;
         for (&a, &b) in acc.iter().zip(w) {
             let c = i32::from(a).clamp(0, QA);
-            // c·b fits in 16 bits (|b| ≤ 128 after the trainer's clipping), as the SIMD
+            // c·b fits in 16 bits (|b| ≤ 128, checked when the net is loaded), as the SIMD
             // kernel needs; the product with c is taken in 32 bits.
             let cb = (c * i32::from(b)) as i16;
             sum = sum.wrapping_add(i32::from(cb) * c);

@@ -214,10 +214,7 @@ impl Engine {
         let loaded = if path.is_empty() {
             Network::embedded().ok_or_else(|| "this build has no built-in net".to_string())
         } else {
-            std::fs::read(path)
-                .map_err(|e| format!("cannot read {path}: {e}"))
-                .and_then(|bytes| Network::from_bytes(&bytes).map_err(|e| format!("{path}: {e}")))
-                .map(Arc::new)
+            Network::load(std::path::Path::new(path)).map(Arc::new)
         };
         let network = match loaded {
             Ok(n) => n,

@@ -65,9 +65,41 @@ impl Engine {
 
     /// Starts `cutoff` with the given command-line arguments.
     pub fn with_args(args: &[&str]) -> Engine {
-        let path = engine_path();
-        let mut child = Command::new(&path)
-            .args(args)
+        let mut command = Command::new(engine_path());
+        command.args(args);
+        Engine::spawn(command)
+    }
+
+    /// Starts `cutoff` (the UCI loop) with its address space limited to `bytes`, as
+    /// `prlimit --as` does: a regression that reads a file without bound (`/dev/zero`) then
+    /// fails its test by the engine dying instead of taking the machine's memory.
+    #[cfg(unix)]
+    pub fn with_memory_limit(bytes: u64) -> Engine {
+        use std::os::unix::process::CommandExt;
+        let mut command = Command::new(engine_path());
+        let limit = libc::rlimit {
+            rlim_cur: bytes as libc::rlim_t,
+            rlim_max: bytes as libc::rlim_t,
+        };
+        // SAFETY: the closure runs in the child between fork and exec and only calls
+        // `setrlimit`, which is async-signal-safe, on a value copied into the closure; it
+        // allocates nothing and touches no lock.
+        unsafe {
+            command.pre_exec(move || {
+                if libc::setrlimit(libc::RLIMIT_AS, &limit) == 0 {
+                    Ok(())
+                } else {
+                    Err(std::io::Error::last_os_error())
+                }
+            });
+        }
+        Engine::spawn(command)
+    }
+
+    /// Starts `command` with its standard streams piped to this driver.
+    fn spawn(mut command: Command) -> Engine {
+        let path = format!("{:?}", command.get_program());
+        let mut child = command
             .stdin(Stdio::piped())
             .stdout(Stdio::piped())
             .stderr(Stdio::piped())
