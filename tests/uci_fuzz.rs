@@ -8,8 +8,14 @@
 //! duplicated, swapped or added, characters replaced) and followed by legal, illegal and
 //! malformed moves; `go` with random subsets of its parameters, values zero, negative,
 //! enormous, overflowing or not numbers at all; `setoption` with real and unknown names, wrong
-//! types and out-of-range values; `stop`, `ponderhit`, `ucinewgame`, `d`, `eval` at random
-//! moments; pauses; blank lines, unknown commands, non-UTF-8 bytes, 1 MB lines; CRLF line ends.
+//! types and out-of-range values, the round-3 options too (`EvalFile` and `SyzygyPath` with good
+//! and hostile files made by the test: a net, a truncated one, one whose sums would wrap,
+//! `/dev/zero`, a named pipe, a folder, missing paths; table folders good, empty, with a cut
+//! table or a pipe in a table's place; `Evaluation`, `UCI_LimitStrength`, `UCI_Elo`,
+//! `UCI_ShowWDL` and the Syzygy limits); `stop`, `ponderhit`, `ucinewgame`, `d`, `eval` at
+//! random moments; pauses; blank lines, unknown commands, non-UTF-8 bytes, 1 MB lines; CRLF
+//! line ends. Every engine runs under a [`MEMORY_LIMIT`] address-space limit, so a file read
+//! without bound kills it (and fails the test) instead of taking the machine's memory.
 //!
 //! After every step (sent together with `d` and `isready`) it checks:
 //! * the process is alive and answers `isready` within [`SYNC_TIMEOUT`];
@@ -57,6 +63,104 @@ const DEFAULT_SEED: u64 = 0x00C0_70FF_2026_1121;
 /// `Hash` sizes up to this are expected to be granted. The generator asks for at most
 /// 257 MB, or for 1048576 MB, which no machine running this test can give.
 const HASH_OK_MAX: u64 = 4096;
+
+/// The address space each fuzzed engine may use (as `prlimit --as`): room for 16 threads'
+/// stacks and a 257 MB table, far below what an unbounded read of `/dev/zero` would take.
+const MEMORY_LIMIT: u64 = 4 << 30;
+
+/// The files the round-3 options are fed, made once per run in a temporary folder: which
+/// values the engine must accept and which it must refuse with an error.
+struct Fixtures {
+    dir: std::path::PathBuf,
+    good_nets: Vec<String>,
+    bad_nets: Vec<String>,
+    good_tables: Vec<String>,
+    bad_tables: Vec<String>,
+}
+
+#[cfg(unix)]
+fn mkfifo(path: &std::path::Path) {
+    let c = std::ffi::CString::new(path.to_str().unwrap()).unwrap();
+    // SAFETY: `c` is a valid NUL-terminated path that outlives the call.
+    assert_eq!(unsafe { libc::mkfifo(c.as_ptr(), 0o600) }, 0, "{path:?}");
+}
+
+fn make_fixtures() -> Fixtures {
+    use cutoff::eval::nnue::{fnv1a, Network, INPUTS};
+    use std::fs;
+    let dir = std::env::temp_dir().join(format!("cutoff-fuzz-{}", std::process::id()));
+    let _ = fs::remove_dir_all(&dir);
+    fs::create_dir_all(&dir).unwrap();
+    let at = |name: &str| dir.join(name).display().to_string();
+    // A small net of seeded weights, and the same with its checksum kept right but one output
+    // weight far past what the engine's 16-bit products allow.
+    let h = 16;
+    let mut rng = cutoff::rng::Rng::new(3);
+    let mut draw = |r: i32| (rng.below((2 * r + 1) as usize) as i32 - r) as i16;
+    let w1: Vec<i16> = (0..INPUTS * h).map(|_| draw(60)).collect();
+    let b1: Vec<i16> = (0..h).map(|_| draw(60)).collect();
+    let w2: Vec<i16> = (0..2 * h).map(|_| draw(120)).collect();
+    let good = Network::from_weights(w1, b1, w2, 100).to_bytes();
+    fs::write(at("good.nnue"), &good).unwrap();
+    fs::write(at("truncated.nnue"), &good[..good.len() / 3]).unwrap();
+    let mut extreme = good.clone();
+    let w2_at = 64 + 2 * (INPUTS * h + h);
+    extreme[w2_at..w2_at + 2].copy_from_slice(&20_000i16.to_le_bytes());
+    let hash = fnv1a(&extreme[64..]);
+    extreme[56..64].copy_from_slice(&hash.to_le_bytes());
+    fs::write(at("extreme.nnue"), &extreme).unwrap();
+    fs::create_dir_all(at("folder.nnue")).unwrap();
+    let mut bad_nets = vec![
+        at("truncated.nnue"),
+        at("extreme.nnue"),
+        at("folder.nnue"),
+        at("missing.nnue"),
+        "/dev/zero".to_string(),
+    ];
+    // Tables: a good folder (KRvK and KQvK from ../shared/syzygy, where it is), an empty one,
+    // one with a cut table, one with a named pipe in a table's place.
+    let shared = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/syzygy");
+    let mut good_tables = Vec::new();
+    for sub in ["tb-good", "tb-empty", "tb-cut", "tb-pipe"] {
+        fs::create_dir_all(at(sub)).unwrap();
+    }
+    if shared.join("KQvK.rtbw").is_file() {
+        for name in ["KRvK.rtbw", "KRvK.rtbz", "KQvK.rtbw", "KQvK.rtbz"] {
+            fs::copy(shared.join(name), dir.join("tb-good").join(name)).unwrap();
+        }
+        let wdl = fs::read(shared.join("KQvK.rtbw")).unwrap();
+        fs::write(dir.join("tb-cut").join("KQvK.rtbw"), &wdl[..144]).unwrap();
+        good_tables.push(at("tb-good"));
+    }
+    let mut bad_tables = vec![
+        at("tb-empty"),
+        at("tb-missing"),
+        at("good.nnue"),
+        "/dev/zero".to_string(),
+    ];
+    if shared.join("KQvK.rtbw").is_file() {
+        bad_tables.push(at("tb-cut"));
+    }
+    #[cfg(unix)]
+    {
+        mkfifo(&dir.join("pipe.nnue"));
+        bad_nets.push(at("pipe.nnue"));
+        mkfifo(&dir.join("tb-pipe").join("KQvK.rtbw"));
+        bad_tables.push(at("tb-pipe"));
+    }
+    Fixtures {
+        good_nets: vec![at("good.nnue")],
+        bad_nets,
+        good_tables,
+        bad_tables,
+        dir,
+    }
+}
+
+fn fixtures() -> &'static Fixtures {
+    static FIXTURES: std::sync::OnceLock<Fixtures> = std::sync::OnceLock::new();
+    FIXTURES.get_or_init(make_fixtures)
+}
 
 fn config() -> Config {
     let from_env = Config::default(); // reads the PROPTEST_* variables
@@ -480,8 +584,6 @@ fn setoption_line() -> impl Strategy<Value = String> {
             "Nullmove",
             "\u{fffd}",
             "Thread",
-            "Threads",
-            "threads",
         ]),
         prop::option::of(prop::sample::select(vec![
             "1",
@@ -505,17 +607,74 @@ fn setoption_line() -> impl Strategy<Value = String> {
             "30",
         ])),
     );
-    let named = prop_oneof![hash, other];
+    // Threads stay at 16 or fewer: each takes a 64 MB stack of the engine's address space.
+    let threads = (
+        prop::sample::select(vec!["Threads", "threads"]),
+        prop::option::of(prop::sample::select(vec![
+            "1", "2", "4", "16", "0", "-1", "1025", "abc", "", "1 2", "true",
+        ])),
+    );
+    let named = prop_oneof![
+        1 => hash.prop_map(owned),
+        1 => other.prop_map(owned),
+        1 => threads.prop_map(owned),
+        2 => round3_option(),
+    ];
     (0u8..12, named).prop_map(|(shape, (name, value))| match shape {
         0 => "setoption".to_string(),
-        1 => format!("setoption {name} value {}", value.unwrap_or("1")),
-        2 => format!("setoption name value {}", value.unwrap_or("1")),
+        1 => format!("setoption {name} value {}", value.as_deref().unwrap_or("1")),
+        2 => format!("setoption name value {}", value.as_deref().unwrap_or("1")),
         3 => "setoption name".to_string(),
         _ => match value {
             Some(v) => format!("setoption name {name} value {v}"),
             None => format!("setoption name {name}"),
         },
     })
+}
+
+/// A name and an optional value, owned.
+fn owned((name, value): (&'static str, Option<&'static str>)) -> (String, Option<String>) {
+    (name.to_string(), value.map(str::to_string))
+}
+
+/// The options of round 3: the two that read files, with the fixtures' good and hostile
+/// paths, and the others with good and bad values.
+fn round3_option() -> impl Strategy<Value = (String, Option<String>)> {
+    let f = fixtures();
+    let nets: Vec<String> = f.good_nets.iter().chain(&f.bad_nets).cloned().collect();
+    let mut tables: Vec<String> = f.good_tables.iter().chain(&f.bad_tables).cloned().collect();
+    tables.push("<empty>".to_string());
+    if let [good, bad, ..] = &f.good_tables.iter().chain(&f.bad_tables).collect::<Vec<_>>()[..] {
+        tables.push(format!("{good}:{bad}"));
+    }
+    let files = prop_oneof![
+        (
+            prop::sample::select(vec!["EvalFile", "evalfile"]),
+            prop::option::of(prop::sample::select(nets)),
+        ),
+        (
+            prop::sample::select(vec!["SyzygyPath", "syzygypath"]),
+            prop::option::of(prop::sample::select(tables)),
+        ),
+    ]
+    .prop_map(|(name, value)| (name.to_string(), value));
+    let others = (
+        prop::sample::select(vec![
+            "Evaluation",
+            "UCI_LimitStrength",
+            "UCI_Elo",
+            "UCI_ShowWDL",
+            "SyzygyProbeDepth",
+            "SyzygyProbeLimit",
+            "Syzygy50MoveRule",
+        ]),
+        prop::option::of(prop::sample::select(vec![
+            "net", "classical", "Classical", "nnue", "true", "false", "1320", "1319", "2000",
+            "2700", "2701", "0", "1", "7", "8", "100", "101", "-1", "abc", "<empty>",
+        ])),
+    )
+        .prop_map(owned);
+    prop_oneof![files, others]
 }
 
 fn simple_line() -> impl Strategy<Value = String> {
@@ -788,9 +947,29 @@ fn oracle_setoption(words: &[&str]) -> Result<OptionChange, String> {
         "multipv" => spin(1, 256),
         "move overhead" => spin(0, 5000),
         "threads" => spin(1, 1024),
-        "ponder" => check().map(|_| OptionChange::Other),
+        "ponder" | "uci_limitstrength" | "uci_showwdl" | "syzygy50moverule" => {
+            check().map(|_| OptionChange::Other)
+        }
         "uci_chess960" => check().map(OptionChange::Chess960),
+        "uci_elo" => spin(1320, 2700),
+        "syzygyprobedepth" => spin(1, 100),
+        "syzygyprobelimit" => spin(0, 7),
+        "evaluation" => match value.as_deref().map(str::to_ascii_lowercase).as_deref() {
+            Some("net" | "classical") => Ok(OptionChange::Other),
+            _ => Err("bad combo".into()),
+        },
+        // No value and `<empty>` are the built-in net / no tables; a path must be a good file.
+        "evalfile" => file_option(value.as_deref(), &fixtures().good_nets),
+        "syzygypath" => file_option(value.as_deref(), &fixtures().good_tables),
         _ => Err("unknown option".into()),
+    }
+}
+
+fn file_option(value: Option<&str>, good: &[String]) -> Result<OptionChange, String> {
+    match value {
+        None | Some("<empty>") => Ok(OptionChange::Other),
+        Some(v) if good.iter().any(|g| g == v) => Ok(OptionChange::Other),
+        Some(v) => Err(format!("{v} is no good file")),
     }
 }
 
@@ -1136,8 +1315,12 @@ impl Run {
 
 fn run_stream(stream: &Stream) -> Result<(), TestCaseError> {
     STREAMS.fetch_add(1, Ordering::Relaxed);
+    #[cfg(unix)]
+    let e = Engine::with_memory_limit(MEMORY_LIMIT);
+    #[cfg(not(unix))]
+    let e = Engine::new();
     let mut run = Run {
-        e: Engine::new(),
+        e,
         pos: Chess::default(),
         chess960: false,
         owed: VecDeque::new(),
@@ -1192,6 +1375,7 @@ fn random_command_streams_never_crash_hang_or_corrupt_the_engine() {
         started.elapsed().as_secs_f64()
     );
     eprintln!("{summary}");
+    let _ = std::fs::remove_dir_all(&fixtures().dir);
     if let Err(e) = result {
         panic!("{e}\n{summary}");
     }
@@ -1251,6 +1435,29 @@ fn the_generators_produce_the_abuse_they_promise() {
                 }
                 _ => {}
             }
+            let lower = text.to_ascii_lowercase();
+            let refused = matches!(classify(&text, false), Expect::Refused);
+            match (lower.contains("name evalfile"), lower.contains("name syzygypath")) {
+                (true, _) if refused && text.contains("/dev/zero") => {
+                    seen.insert("EvalFile /dev/zero");
+                }
+                (true, _) if refused && text.contains("pipe") => {
+                    seen.insert("EvalFile pipe");
+                }
+                (true, _) if !refused => {
+                    seen.insert("EvalFile good");
+                }
+                (_, true) if refused && text.contains("tb-pipe") => {
+                    seen.insert("SyzygyPath pipe");
+                }
+                (_, true) if refused && text.contains("tb-empty") => {
+                    seen.insert("SyzygyPath empty folder");
+                }
+                (_, true) if !refused => {
+                    seen.insert("SyzygyPath good");
+                }
+                _ => {}
+            }
             for word in ["stop", "ponderhit", "ucinewgame", "infinite", "ponder"] {
                 if text.split_whitespace().any(|w| w == word) {
                     seen.insert(word);
@@ -1280,6 +1487,12 @@ fn the_generators_produce_the_abuse_they_promise() {
         "go perft",
         "refused setoption",
         "setoption",
+        "EvalFile /dev/zero",
+        "EvalFile pipe",
+        "EvalFile good",
+        "SyzygyPath pipe",
+        "SyzygyPath empty folder",
+        "SyzygyPath good",
         "stop",
         "ponderhit",
         "ucinewgame",
