@@ -18,8 +18,8 @@ It also checks that every `go` gets exactly one `bestmove` (a legal move) within
 seconds (default 10 for nodes, movetime + 1 s for --movetime).  One engine process serves all
 positions (`ucinewgame` before each).  Exit code 0 only when no position failed.
 
-    python3 tools/syzygy_check.py --engine target/release/cutoff --tables /work/shared/syzygy
-    python3 tools/syzygy_check.py --engine /usr/games/stockfish --tables /work/shared/syzygy
+    python3 tools/syzygy_check.py --engine target/release/cutoff --tables ../shared/syzygy
+    python3 tools/syzygy_check.py --engine /usr/games/stockfish --tables ../shared/syzygy
     python3 tools/syzygy_check.py --engine ... --movetime 50 --positions 200 --seed 7
     python3 tools/syzygy_check.py --engine ... --option Hash=16 --option SyzygyProbeDepth=4
 
@@ -171,7 +171,7 @@ def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0],
                                  formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--engine", required=True, help="engine command")
-    ap.add_argument("--tables", default="/work/shared/syzygy", help="Syzygy directory (also the engine's SyzygyPath)")
+    ap.add_argument("--tables", default="../shared/syzygy", help="Syzygy directory (also the engine's SyzygyPath; a relative one is read from the directory the tool runs in)")
     ap.add_argument("--positions", type=int, default=1000)
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--nodes", type=int, default=20000)

@@ -20,7 +20,7 @@ tables call the game drawn by the rule from there; "lost": a move gave up the wi
     python3 tools/tb_conversion.py --find KBNvK --side white --samples 5000 --seed 1
 
 Options: --engine CMD (tested), --opponent CMD (defender, default /usr/games/stockfish),
---tables DIR (default /work/shared/syzygy), --tc BASE+INC, --with / --without (default both),
+--tables DIR (default ../shared/syzygy, relative to where it runs), --tc BASE+INC, --with / --without (default both),
 --only NAME,... , --option NAME=VALUE (tested engine, repeatable), --moves (list the moves
 of every game, not only of failed ones).
 --find MATERIAL prints the won position of largest DTZ among --samples random ones (how the
@@ -149,7 +149,7 @@ def main():
                                  formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--engine", help="tested engine command (plays the winning side)")
     ap.add_argument("--opponent", default="/usr/games/stockfish", help="defending engine (with tables)")
-    ap.add_argument("--tables", default="/work/shared/syzygy")
+    ap.add_argument("--tables", default="../shared/syzygy", help="Syzygy directory (also SyzygyPath of both engines; a relative one is read from the directory the tool runs in)")
     ap.add_argument("--tc", type=parse_tc, default="2+0.05", help="BASE+INC seconds per side")
     ap.add_argument("--with", dest="with_tb", action="store_true", help="only with tables")
     ap.add_argument("--without", action="store_true", help="only without tables")
