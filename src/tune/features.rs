@@ -234,10 +234,11 @@ impl Dataset {
         Ok(data)
     }
 
-    /// Loads a data file: `cutoff datagen` records, or text lines `<fen> | <result>`.
+    /// Loads a data file: `cutoff datagen` records, or text lines `<fen> | <result>`, read
+    /// through the one rule for files (a regular file, at most [`MAX_DATA_BYTES`]).
     pub fn load(path: &Path) -> Result<Dataset, String> {
-        let bytes =
-            std::fs::read(path).map_err(|e| format!("cannot read {}: {e}", path.display()))?;
+        let bytes = crate::files::read_bounded(path, MAX_DATA_BYTES, "a tuning data file")
+            .map_err(|e| format!("cannot read {e}"))?;
         let context = |e: String| format!("{}: {e}", path.display());
         if is_text(&bytes) {
             let text = String::from_utf8(bytes).map_err(|e| context(e.to_string()))?;
@@ -248,6 +249,10 @@ impl Dataset {
         }
     }
 }
+
+/// The largest tuning file read whole: 100 M positions of 40 bytes, far beyond what the tuner
+/// has used (1.9 M); a bound on the memory a wrong path can take.
+pub const MAX_DATA_BYTES: u64 = 4 << 30;
 
 /// Whether a data file is text: a FEN line starts with a board of letters, digits and '/'.
 fn is_text(bytes: &[u8]) -> bool {
