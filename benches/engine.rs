@@ -6,7 +6,7 @@ use std::time::Duration;
 
 use criterion::{black_box, criterion_group, criterion_main, Criterion};
 use cutoff::bench::positions;
-use cutoff::eval::evaluate;
+use cutoff::eval::classical::evaluate;
 use cutoff::perft::perft;
 use cutoff::position::Game;
 use cutoff::search::{Limits, Searcher};

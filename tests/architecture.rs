@@ -442,3 +442,37 @@ fn the_search_makes_children_only_through_the_move_doors() {
         assert_eq!(search_modules_saying(&g, door), ["search::apply"], "{door}");
     }
 }
+
+/// The evaluation's rooms: `eval::classical` and `eval::nnue` are siblings that do not import
+/// each other, nor the door (`eval::evaluator`), the WDL model or anything else beside them in
+/// `eval/`; and no file in `eval/` imports `eval/mod.rs`, which only names the rooms and
+/// re-exports the door for the layers above. So a tool asks both evaluations through one
+/// interface, and either room can change without the other noticing.
+#[test]
+fn the_two_evaluations_are_siblings_below_the_door() {
+    let g = graph();
+    let room = |m: &str| -> Option<&'static str> {
+        ["classical", "nnue"]
+            .into_iter()
+            .find(|r| m == format!("eval::{r}") || m.starts_with(&format!("eval::{r}::")))
+    };
+    let mut wrong = Vec::new();
+    for (from, tos) in g.edges.iter().filter(|(m, _)| top(m) == "eval") {
+        for to in tos.iter().filter(|to| top(to) == "eval") {
+            let upward = to == "eval";
+            let out_of_room = room(from).is_some_and(|r| room(to) != Some(r));
+            if upward || out_of_room {
+                wrong.push(format!("{from} -> {to}"));
+            }
+        }
+    }
+    assert!(
+        wrong.is_empty(),
+        "imports out of the evaluation's rooms: {wrong:?}"
+    );
+    let door = &g.edges["eval::evaluator"];
+    assert!(
+        door.contains("eval::classical") && door.contains("eval::nnue"),
+        "the door opens onto both rooms: {door:?}"
+    );
+}

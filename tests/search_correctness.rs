@@ -165,9 +165,9 @@ fn quiescence_equals_evaluation_only_in_quiet_positions() {
     s.set_evaluator(EvaluatorKind::Classical);
     assert_eq!(
         s.quiescence(&quiet.root),
-        cutoff::eval::evaluate(&quiet.root)
+        cutoff::eval::classical::evaluate(&quiet.root)
     );
-    assert!(s.quiescence(&hanging.root) > cutoff::eval::evaluate(&hanging.root) + 500);
+    assert!(s.quiescence(&hanging.root) > cutoff::eval::classical::evaluate(&hanging.root) + 500);
 }
 
 #[test]

@@ -6,8 +6,8 @@ use std::process::Command;
 
 use cutoff::datagen::record::{decode_all, Record};
 use cutoff::datagen::{play_game, GameConfig, Rng};
-use cutoff::eval::params::{self, COUNT, GROUPS};
-use cutoff::eval::{breakdown, evaluate};
+use cutoff::eval::classical::params::{self, COUNT, GROUPS};
+use cutoff::eval::classical::{breakdown, evaluate};
 use cutoff::position::Game;
 use cutoff::search::Searcher;
 use cutoff::tune::features::{self, Dataset, PARAMS};

@@ -1083,7 +1083,7 @@ fn is_protocol_line(line: &str) -> bool {
         ]
         .iter()
         .any(|p| line.starts_with(p))
-        || cutoff::eval::params::GROUPS
+        || cutoff::eval::classical::params::GROUPS
             .iter()
             .any(|g| line.starts_with(&format!(" {} ", g.0)))
 }

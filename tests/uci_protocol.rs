@@ -606,7 +606,7 @@ fn eval_prints_the_librarys_evaluation_of_the_position() {
         "8/8/4k3/8/8/4K3/4R3/8 w - - 0 1",
     ] {
         let pos = pos_from_fen(fen);
-        let stm = cutoff::eval::evaluate(&pos).0 as i64;
+        let stm = cutoff::eval::classical::evaluate(&pos).0 as i64;
         let white = if pos.turn() == shakmaty::Color::White {
             stm
         } else {

@@ -42,7 +42,7 @@ pub struct Args {
     #[arg(long)]
     pub k: Option<f64>,
     /// Where to write the weights (Rust source).
-    #[arg(long, default_value = "src/eval/weights.rs")]
+    #[arg(long, default_value = "src/eval/classical/weights.rs")]
     pub out: PathBuf,
     /// Threads for loading and for the gradient (default: all cores).
     #[arg(long)]

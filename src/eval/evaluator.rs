@@ -7,14 +7,14 @@ use std::sync::Arc;
 
 use shakmaty::{Chess, Move, Position};
 
+use super::classical::{self, PawnCache};
 use super::nnue::{Accumulators, Network};
-use super::pawns::PawnCache;
 use crate::types::{Ply, Score};
 
 /// Which evaluation an [`Evaluator`] computes (UCI `Evaluation`).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub enum EvaluatorKind {
-    /// The hand-written, tuned evaluation of [`super::evaluate`] (the lab, `eval`'s trace and
+    /// The hand-written, tuned evaluation of [`classical::evaluate`] (the lab, `eval`'s trace and
     /// `cutoff tune` read it; the search runs it on request).
     Classical,
     /// The learned network of [`super::nnue`]: the default since it beat the classical
@@ -73,7 +73,7 @@ impl Evaluator {
     #[inline]
     pub fn evaluate(&mut self, pos: &Chess, ply: Ply) -> Score {
         let score = match &self.net {
-            None => super::evaluate_cached(pos, &mut self.pawns),
+            None => classical::evaluate_cached(pos, &mut self.pawns),
             Some(acc) => {
                 let score = acc.evaluate(ply, pos.turn());
                 if self.checking {
@@ -143,7 +143,7 @@ mod tests {
                 let pos = read_fen(fen, CastlingMode::Standard, FenPolicy::Strict).unwrap();
                 assert_eq!(
                     evaluator.evaluate(&pos, 0),
-                    super::super::evaluate(&pos),
+                    classical::evaluate(&pos),
                     "{fen}, round {round}"
                 );
             }

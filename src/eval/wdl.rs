@@ -9,7 +9,7 @@
 
 use shakmaty::{Board, Role};
 
-use super::EvaluatorKind;
+use super::evaluator::EvaluatorKind;
 use crate::types::Score;
 
 /// One evaluation's fitted model: the coefficients of `a(m)` and `b(m)`, constant term first.

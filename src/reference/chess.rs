@@ -18,7 +18,7 @@ use super::minimax::{
     minimax, AlphaBeta, Counters, GameTree, GenerationOrder, MoveOrder, OracleOrder, Side, Silent,
     Value,
 };
-use crate::eval::evaluate;
+use crate::eval::classical::evaluate;
 use crate::position::{full_key, Key};
 use crate::search::ordering::mvv_lva;
 use crate::types::{Depth, Score};

@@ -8,8 +8,8 @@ use rayon::prelude::*;
 use shakmaty::{Board, CastlingMode, Color, Position};
 
 use crate::datagen::record::{decode_all, Record, RECORD_BYTES};
-use crate::eval::trace::Trace;
-use crate::eval::{self, params, scale::SCALE_NORMAL, Taper, MAX_PHASE};
+use crate::eval::classical::trace::Trace;
+use crate::eval::classical::{self as eval, params, scale::SCALE_NORMAL, Taper, MAX_PHASE};
 use crate::position::{read_fen, FenPolicy};
 
 /// The tuner's parameters: every parameter's middlegame value, then every endgame value.

@@ -1,5 +1,5 @@
 //! The Texel tuner: fits every parameter of the evaluation to self-play data, for `cutoff tune`
-//! ([`crate::cli::tune`]), which writes them as `src/eval/weights.rs`.
+//! ([`crate::cli::tune`]), which writes them as `src/eval/classical/weights.rs`.
 //!
 //! The error is the mean of `(sigmoid(K * eval / 400) - target)^2`, where `sigmoid(x) = 1 / (1 +
 //! 10^-x)` turns centipawns into an expected score and the target is the game's result, or with
@@ -17,7 +17,7 @@ use std::time::{Duration, Instant};
 
 use rayon::prelude::*;
 
-use crate::eval::params::COUNT;
+use crate::eval::classical::params::COUNT;
 use features::{Dataset, PARAMS};
 
 /// Positions per parallel work item: large enough that summing the per-item gradients is cheap.

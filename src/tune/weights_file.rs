@@ -1,9 +1,9 @@
-//! The evaluation's parameters as Rust source: `src/eval/weights.rs` is written (and read back)
+//! The evaluation's parameters as Rust source: `src/eval/classical/weights.rs` is written (and read back)
 //! here, so that a tuning run changes the engine by replacing one generated file.
 
-use crate::eval::params::{COUNT, GROUPS};
-use crate::eval::taper::{s, Taper};
-use crate::eval::weights::WEIGHTS;
+use crate::eval::classical::params::{COUNT, GROUPS};
+use crate::eval::classical::taper::{s, Taper};
+use crate::eval::classical::weights::WEIGHTS;
 
 /// Marks the line of the header that names what produced the file.
 const SOURCE_PREFIX: &str = "//! Source: ";
@@ -29,7 +29,7 @@ pub fn from_params(params: &[f64]) -> Vec<Taper> {
         .collect()
 }
 
-/// The source of `src/eval/weights.rs` holding `weights`, its header naming `source`.
+/// The source of `src/eval/classical/weights.rs` holding `weights`, its header naming `source`.
 pub fn render(weights: &[Taper], source: &str) -> String {
     assert_eq!(weights.len(), COUNT);
     let mut out = format!(
@@ -90,7 +90,7 @@ mod tests {
 
     #[test]
     fn the_compiled_weights_file_is_what_render_writes() {
-        let text = include_str!("../eval/weights.rs");
+        let text = include_str!("../eval/classical/weights.rs");
         let (weights, source) = parse(text).unwrap();
         assert_eq!(weights, current());
         assert_eq!(render(&weights, &source), text);

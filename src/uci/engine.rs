@@ -423,7 +423,7 @@ impl Engine {
 
     /// Prints every term group's contribution, like a classical engine's eval trace.
     fn show_eval(&self) {
-        for line in eval::report::lines(&self.game.root) {
+        for line in eval::classical::report::lines(&self.game.root) {
             send(&line);
         }
         let pos = &self.game.root;

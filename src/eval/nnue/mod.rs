@@ -147,7 +147,10 @@ fn check_range(hidden: usize, w1: &[i16], b1: &[i16], w2: &[i16]) -> Result<(), 
         }
         column.sort_unstable();
         let low: i32 = column[..MAX_PIECES].iter().filter(|&&w| w < 0).sum();
-        let high: i32 = column[INPUTS - MAX_PIECES..].iter().filter(|&&w| w > 0).sum();
+        let high: i32 = column[INPUTS - MAX_PIECES..]
+            .iter()
+            .filter(|&&w| w > 0)
+            .sum();
         let (low, high) = (i32::from(bias) + low, i32::from(bias) + high);
         if low < i32::from(i16::MIN) || high > i32::from(i16::MAX) {
             return Err(format!(
@@ -321,8 +324,8 @@ impl Network {
         // are taken in i64 as the trainer's reference pass does, then kept below the bands of
         // proven results.
         let sum = i64::from(screlu_dot(us, w_us)) + i64::from(screlu_dot(them, w_them));
-        let value = (sum / i64::from(QA) + i64::from(self.b2)) * i64::from(SCALE)
-            / i64::from(QA * QB);
+        let value =
+            (sum / i64::from(QA) + i64::from(self.b2)) * i64::from(SCALE) / i64::from(QA * QB);
         let limit = i64::from(Score::TB_WIN_BOUND.0 - 1);
         Score(value.clamp(-limit, limit) as i32)
     }
@@ -390,7 +393,8 @@ fn screlu_dot(acc: &[i16], w: &[i16]) -> i32 {
 
 /// The kernels in plain Rust: the definition of what the SIMD ones compute.
 mod portable {
-    use super::QA;
+    // Named from the crate: tests/architecture.rs reads files, and `super` here is this file.
+    use crate::eval::nnue::QA;
 
     pub fn add_assign(acc: &mut [i16], w: &[i16]) {
         for (a, &b) in acc.iter_mut().zip(w) {
@@ -423,7 +427,7 @@ mod portable {
 mod simd {
     use std::arch::x86_64::*;
 
-    use super::QA;
+    use crate::eval::nnue::QA;
 
     /// # Safety
     /// The CPU must support AVX2.
@@ -599,7 +603,7 @@ mod tests;
 /// Cutoff's own games; it beats the classical evaluation at equal nodes. Not yet the default
 /// evaluation: that waits for the clocked match (docs/nets.md);
 /// `setoption name Evaluation value net` plays with it.
-static EMBEDDED: &[u8] = include_bytes!("../../nets/cutoff-256-m15-l10.nnue");
+static EMBEDDED: &[u8] = include_bytes!("../../../nets/cutoff-256-m15-l10.nnue");
 
 impl Network {
     /// The net built into the binary, read once (its weights copied out of the binary's bytes
