@@ -1,7 +1,7 @@
 use std::process::ExitCode;
 
 use clap::{Parser, Subcommand};
-use cutoff::cli::{bench, compare, datagen, epd, perft, train, tree, tune};
+use cutoff::cli::{bench, compare, datagen, epd, explain, perft, train, tree, tune};
 use cutoff::uci;
 
 /// Cutoff: a UCI chess engine. With no subcommand it speaks UCI on stdin/stdout.
@@ -28,6 +28,9 @@ enum Command {
     Tree(tree::Args),
     /// Minimax against alpha-beta with several move orderings on a chess position.
     Compare(compare::Args),
+    /// What each piece is worth to the net and to the classical evaluation, and their learned
+    /// piece-square values.
+    Explain(explain::Args),
     /// Self-play games from book openings, written as quiet positions labelled with the result.
     Datagen(datagen::Args),
     /// Fit the evaluation weights to game results (Texel's method) and write them as Rust.
@@ -52,6 +55,7 @@ fn main() -> ExitCode {
         Some(Command::Bench(args)) => bench::run(args),
         Some(Command::Tree(args)) => tree::run(args),
         Some(Command::Compare(args)) => compare::run(args),
+        Some(Command::Explain(args)) => explain::run(args),
         Some(Command::Datagen(args)) => datagen::run(args),
         Some(Command::Tune(args)) => tune::run(args),
         Some(Command::Train(args)) => train::run(args),

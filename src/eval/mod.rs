@@ -7,13 +7,15 @@
 //!   `cutoff train`; the engine's default.
 //! - [`Evaluator`] (`evaluator.rs`), the door: what a search thread owns and asks for a value,
 //!   whichever evaluation it runs. [`wdl`] turns either evaluation's score into win/draw/loss
-//!   odds with that evaluation's own fitted model.
+//!   odds with that evaluation's own fitted model. [`explain`] asks either evaluation, through
+//!   the door, what each piece is worth and where each piece stands best.
 //!
 //! The two rooms do not import each other, nor anything beside them here: the door and the
 //! WDL model import the rooms, never the other way (tests/architecture.rs).
 
 pub mod classical;
 mod evaluator;
+pub mod explain;
 pub mod nnue;
 pub mod wdl;
 

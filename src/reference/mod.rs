@@ -24,6 +24,7 @@ pub mod bracket;
 pub mod chess;
 pub mod compare;
 pub mod compare_html;
+pub mod explain_html;
 pub mod html;
 pub mod json;
 pub mod minimax;

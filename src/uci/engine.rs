@@ -14,7 +14,7 @@ use super::output::{send, send_error};
 use super::perft::uci_perft;
 use crate::eval;
 use crate::eval::wdl::{self, WdlModel};
-use crate::eval::{EvaluatorKind, Network};
+use crate::eval::{explain, Evaluator, EvaluatorKind, Network};
 use crate::memory::THREAD_STACK_BYTES;
 use crate::position::{read_fen, FenPolicy, Game};
 use crate::search::{Clock, Control, IterationInfo, Limits, Reporter, Searcher, Settings};
@@ -421,12 +421,20 @@ impl Engine {
         send(&format!("Checkers: {}", checkers.join(" ")));
     }
 
-    /// Prints every term group's contribution, like a classical engine's eval trace.
+    /// Prints every term group's contribution, like a classical engine's eval trace, then for
+    /// each evaluation each piece's contribution and the odds by that evaluation's model.
     fn show_eval(&self) {
         for line in eval::classical::report::lines(&self.game.root) {
             send(&line);
         }
         let pos = &self.game.root;
+        let mut classical = Evaluator::new(EvaluatorKind::Classical, None);
+        let c = explain::contributions(&mut classical, pos);
+        let wdl = explain::white_wdl(EvaluatorKind::Classical, pos, c.white);
+        let name = "classical evaluation";
+        for line in explain::report_lines(name, &c, wdl, "the classical evaluation's model") {
+            send(&line);
+        }
         match &self.network {
             Some(net) => {
                 let side = net.evaluate(pos);
@@ -447,6 +455,13 @@ impl Engine {
                         }
                     }
                 ));
+                let mut evaluator = Evaluator::new(EvaluatorKind::Net, Some(net));
+                let c = explain::contributions(&mut evaluator, pos);
+                let wdl = explain::white_wdl(EvaluatorKind::Net, pos, c.white);
+                let model = explain::net_model_note(net);
+                for line in explain::report_lines("net", &c, wdl, model) {
+                    send(&line);
+                }
             }
             None => send("Net evaluation: no net loaded (EvalFile)"),
         }

@@ -7,16 +7,37 @@ use super::params::GROUPS;
 use super::scale::SCALE_NORMAL;
 use super::taper::Taper;
 use super::trace::Terms;
-use super::{traced, MAX_PHASE};
+use super::{traced, Breakdown, MAX_PHASE};
 
 fn cells(t: Taper) -> String {
     format!("{:>6} {:>6}", t.mg, t.eg)
 }
 
-/// The lines of the table for `pos`.
-pub fn lines(pos: &Chess) -> Vec<String> {
+/// One term group's sums: White's and Black's middlegame and endgame values.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Row {
+    pub name: &'static str,
+    pub white: Taper,
+    pub black: Taper,
+}
+
+/// The term groups that count in `pos` (in `GROUPS` order, the all-zero ones left out) and
+/// the evaluation they add up to: what the table prints and `cutoff explain`'s page shows.
+pub fn rows(pos: &Chess) -> (Vec<Row>, Breakdown) {
     let mut terms = Terms::default();
     let b = traced(pos.board(), pos.turn(), &mut terms);
+    let rows = GROUPS
+        .iter()
+        .zip(&terms.by_group)
+        .filter(|(_, [white, black])| *white != Taper::default() || *black != Taper::default())
+        .map(|(&(name, _, _), &[white, black])| Row { name, white, black })
+        .collect();
+    (rows, b)
+}
+
+/// The lines of the table for `pos`.
+pub fn lines(pos: &Chess) -> Vec<String> {
+    let (rows, b) = rows(pos);
     let rule = format!("{:-<28}+{:-<15}+{:-<15}+{:-<14}", "", "", "", "");
     let mut out = vec![
         format!(
@@ -30,17 +51,14 @@ pub fn lines(pos: &Chess) -> Vec<String> {
         rule.clone(),
     ];
     let mut sums = [Taper::default(); 2];
-    for (&(name, _, _), [white, black]) in GROUPS.iter().zip(&terms.by_group) {
-        if *white == Taper::default() && *black == Taper::default() {
-            continue;
-        }
-        sums[0] += *white;
-        sums[1] += *black;
+    for Row { name, white, black } in rows {
+        sums[0] += white;
+        sums[1] += black;
         out.push(format!(
             " {name:<27}| {} | {} | {}",
-            cells(*white),
-            cells(*black),
-            cells(*white - *black)
+            cells(white),
+            cells(black),
+            cells(white - black)
         ));
     }
     out.push(rule);
