@@ -1079,6 +1079,8 @@ fn is_protocol_line(line: &str) -> bool {
             "Phase: ",
             "Final evaluation: ",
             "Net evaluation",
+            "Piece contributions, ",
+            "WDL, ",
             "Nodes searched: ",
         ]
         .iter()

@@ -335,7 +335,7 @@ fn heat_maps(evaluations: &[Explained]) -> String {
                 html,
                 r#"<figure>{}<figcaption>{}: mean {}</figcaption></figure>"#,
                 heat_map_svg(map, span, &format!("map-{}-{i}", e.name.replace(' ', "-"))),
-                escape(&e.name),
+                escape(e.name.split(' ').next().unwrap_or_default()),
                 mean
             );
         }
