@@ -275,7 +275,7 @@ fn page_data(html: &str) -> J {
     let open = r#"<script type="application/json" id="cutoff-data">"#;
     let start = html.find(open).expect("the data element") + open.len();
     let end = start + html[start..].find("</script>").unwrap();
-    parse(html[start..end].as_bytes(), &mut 0)
+    parse(&html.as_bytes()[start..end], &mut 0)
 }
 
 /// Centipawns as the text writes them, written here independently.
