@@ -644,7 +644,12 @@ fn round3_option() -> impl Strategy<Value = (String, Option<String>)> {
     let nets: Vec<String> = f.good_nets.iter().chain(&f.bad_nets).cloned().collect();
     let mut tables: Vec<String> = f.good_tables.iter().chain(&f.bad_tables).cloned().collect();
     tables.push("<empty>".to_string());
-    if let [good, bad, ..] = &f.good_tables.iter().chain(&f.bad_tables).collect::<Vec<_>>()[..] {
+    if let [good, bad, ..] = &f
+        .good_tables
+        .iter()
+        .chain(&f.bad_tables)
+        .collect::<Vec<_>>()[..]
+    {
         tables.push(format!("{good}:{bad}"));
     }
     let files = prop_oneof![
@@ -669,8 +674,26 @@ fn round3_option() -> impl Strategy<Value = (String, Option<String>)> {
             "Syzygy50MoveRule",
         ]),
         prop::option::of(prop::sample::select(vec![
-            "net", "classical", "Classical", "nnue", "true", "false", "1320", "1319", "2000",
-            "2700", "2701", "0", "1", "7", "8", "100", "101", "-1", "abc", "<empty>",
+            "net",
+            "classical",
+            "Classical",
+            "nnue",
+            "true",
+            "false",
+            "1320",
+            "1319",
+            "2000",
+            "2700",
+            "2701",
+            "0",
+            "1",
+            "7",
+            "8",
+            "100",
+            "101",
+            "-1",
+            "abc",
+            "<empty>",
         ])),
     )
         .prop_map(owned);
@@ -1437,7 +1460,10 @@ fn the_generators_produce_the_abuse_they_promise() {
             }
             let lower = text.to_ascii_lowercase();
             let refused = matches!(classify(&text, false), Expect::Refused);
-            match (lower.contains("name evalfile"), lower.contains("name syzygypath")) {
+            match (
+                lower.contains("name evalfile"),
+                lower.contains("name syzygypath"),
+            ) {
                 (true, _) if refused && text.contains("/dev/zero") => {
                     seen.insert("EvalFile /dev/zero");
                 }
