@@ -234,10 +234,15 @@ impl Dataset {
         Ok(data)
     }
 
-    /// Loads a data file: `cutoff datagen` records, or text lines `<fen> | <result>`.
+    /// Loads a data file: `cutoff datagen` records, or text lines `<fen> | <result>`. Opened
+    /// through the one rule for files read ([`crate::files`]): a regular file, so its size
+    /// bounds the read (the whole data is held anyway), and a device or pipe is refused.
     pub fn load(path: &Path) -> Result<Dataset, String> {
-        let bytes =
-            std::fs::read(path).map_err(|e| format!("cannot read {}: {e}", path.display()))?;
+        use std::io::Read;
+        let (mut file, len) = crate::files::open_regular(path)?;
+        let mut bytes = Vec::with_capacity(usize::try_from(len).unwrap_or(0));
+        file.read_to_end(&mut bytes)
+            .map_err(|e| format!("{}: {}", path.display(), crate::files::reason(&e)))?;
         let context = |e: String| format!("{}: {e}", path.display());
         if is_text(&bytes) {
             let text = String::from_utf8(bytes).map_err(|e| context(e.to_string()))?;
