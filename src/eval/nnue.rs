@@ -655,9 +655,9 @@ impl Accumulators {
 mod tests;
 
 /// The net built into the binary: `nets/cutoff-256-m15-l10.nnue` (394,820 bytes), trained on
-/// Cutoff's own games; it beats the classical evaluation at equal nodes. Not yet the default
-/// evaluation: that waits for the clocked match (docs/nets.md);
-/// `setoption name Evaluation value net` plays with it.
+/// Cutoff's own games; it beats the classical evaluation at equal nodes and on the clock
+/// (docs/nets.md), and is the default evaluation; `setoption name Evaluation value classical`
+/// plays without it.
 static EMBEDDED: &[u8] = include_bytes!("../../nets/cutoff-256-m15-l10.nnue");
 
 impl Network {
