@@ -31,7 +31,16 @@ enum Command {
     /// What each piece is worth to the net and to the classical evaluation, and their learned
     /// piece-square values.
     Explain(explain::Args),
-    /// Self-play games from book openings, written as quiet positions labelled with the result.
+    /// Self-play training data: every searched position stored with its score and the result.
+    ///
+    /// Games start from the start position after 8-9 random plies (a 4000-node search redraws
+    /// an opening already decided), or from `--book` lines after 2-4; each move is searched to
+    /// `--nodes` soft nodes with the net evaluation (`--eval classical` for the classical one).
+    /// Every searched position is kept, with its score and the move played, and the game's result
+    /// is written with it: the trainer's filter picks positions when it reads them. Games are
+    /// appended whole to `--out`, viriformat game records (`.vf`, the default layout) or 40-byte
+    /// records (`.bin`), with a line in the folder's MANIFEST. `--dump`, `--stats` and
+    /// `--convert` read chunks instead.
     Datagen(datagen::Args),
     /// Fit the evaluation weights to game results (Texel's method) and write them as Rust.
     Tune(tune::Args),

@@ -1,6 +1,8 @@
 //! The command-line tools under attack: `perft`, `perft-suite`, `epd` and `tree` on inputs that
 //! are empty, binary, huge, truncated mid-line or nested 100 000 levels deep, absurd depths,
-//! sizes and thread counts, and stdout closed under them (`cutoff bench | head`).
+//! sizes and thread counts, and stdout closed under them (`cutoff bench | head`); `datagen` and
+//! `train` on missing paths, a link to `/dev/zero`, a huge chunk and an `--out` that is a
+//! folder; a zero count given to any command.
 //!
 //! Every bad input must give a clear message on stderr and a non-zero exit, never a panic,
 //! a stack overflow or a hang. The bad files are generated in a fresh temporary directory.
@@ -242,8 +244,12 @@ fn file_tools_refuse_missing_files_directories_and_endless_devices() {
         (path_str(&dir.0).to_string(), "cannot read"),
     ];
     if Path::new("/dev/zero").exists() {
-        // An endless input must not be read into memory without bound.
-        cases.push(("/dev/zero".to_string(), "larger than"));
+        // An endless input must not be read into memory without bound: a device is refused
+        // before a byte is read (crate::files).
+        cases.push((
+            "/dev/zero".to_string(),
+            "a character device, not a regular file",
+        ));
     }
     for (path, expected) in &cases {
         for tool in ["perft-suite", "epd"] {
@@ -451,4 +457,225 @@ fn threads_the_system_will_not_give_are_reduced_not_a_panic() {
     assert_no_crash(&r, "epd --jobs 1000 in 2 GB");
     assert!(r.status.success(), "{}\n{}", r.stdout, r.stderr);
     assert!(r.stdout.contains("solved 1/1"), "{}", r.stdout);
+}
+
+/// The committed sample chunk (20 games) for the data tools.
+fn sample_chunk() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data/selfplay-sample.vf")
+}
+
+#[cfg(unix)]
+#[test]
+fn data_tools_refuse_a_link_to_dev_zero_at_once_as_not_a_regular_file() {
+    if !Path::new("/dev/zero").exists() {
+        return;
+    }
+    let dir = TempDir::new("zero-link");
+    for name in ["zero.vf", "zero.bin"] {
+        let link = dir.0.join(name);
+        std::os::unix::fs::symlink("/dev/zero", &link).unwrap();
+        let link = path_str(&link);
+        let expected = format!("{link}: a character device, not a regular file");
+        let r = run(&["datagen", "--stats", link]);
+        assert_refused(&r, &format!("datagen --stats {name}"), &expected);
+        assert!(
+            r.stdout
+                .ends_with("0 games, 0 positions (0 pass the trainer's default filter)\n"),
+            "{}",
+            r.stdout
+        );
+        let r = run(&["datagen", "--dump", link]);
+        assert_refused(&r, &format!("datagen --dump {name}"), &expected);
+        let out = dir.0.join("net.nnue");
+        let r = run(&["train", "--data", link, "--out", path_str(&out)]);
+        assert_refused(&r, &format!("train --data {name}"), &expected);
+        assert!(!r.stderr.contains("epoch"), "trained: {}", r.stderr);
+    }
+}
+
+/// `--dump` of a 40-byte file streams it: a 4 GiB file (sparse: the sample's records, then
+/// zeros) is dumped under a 1 GiB address-space limit, its records printed before the first
+/// zero record is refused. Reading the file whole would need 4 GiB and abort.
+#[cfg(target_os = "linux")]
+#[test]
+fn datagen_dump_streams_a_huge_forty_byte_file_in_bounded_memory() {
+    let dir = TempDir::new("dump-huge");
+    let sample = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data/selfplay-sample.bin");
+    let bytes = std::fs::read(&sample).unwrap();
+    let big = dir.file("big.bin", &bytes);
+    std::fs::OpenOptions::new()
+        .write(true)
+        .open(&big)
+        .unwrap()
+        .set_len(4 << 30)
+        .unwrap();
+    let r = run_limited(1 << 20, &format!("datagen --dump {}", path_str(&big)));
+    assert_refused(
+        &r,
+        "datagen --dump of 4 GiB",
+        "record 1927: illegal position",
+    );
+    assert_eq!(r.stdout.lines().count(), bytes.len() / 40, "{}", r.stderr);
+}
+
+#[test]
+fn train_refuses_a_missing_data_path_before_training() {
+    let dir = TempDir::new("train-missing");
+    let missing = dir.0.join("missing");
+    let out = dir.0.join("net.nnue");
+    let r = run(&[
+        "train",
+        "--data",
+        path_str(&sample_chunk()),
+        path_str(&missing),
+        "--out",
+        path_str(&out),
+        "--hidden",
+        "8",
+        "--epochs",
+        "1",
+    ]);
+    let expected = format!("{}: no such file or directory", path_str(&missing));
+    assert_refused(&r, "train --data with a missing path", &expected);
+    assert!(!r.stderr.contains("epoch"), "trained: {}", r.stderr);
+    assert!(!out.exists());
+}
+
+#[test]
+fn train_refuses_an_out_that_names_a_folder_before_training() {
+    let dir = TempDir::new("train-out");
+    for (out, expected) in [
+        (dir.0.clone(), "a directory, not a file".to_string()),
+        (
+            dir.0.join("no-such-folder/net.nnue"),
+            "no-such-folder: no such file or directory".to_string(),
+        ),
+    ] {
+        let r = run(&[
+            "train",
+            "--data",
+            path_str(&sample_chunk()),
+            "--out",
+            path_str(&out),
+            "--hidden",
+            "8",
+            "--epochs",
+            "1",
+        ]);
+        assert_refused(&r, &format!("train --out {}", out.display()), &expected);
+        assert!(!r.stderr.contains("epoch"), "trained: {}", r.stderr);
+    }
+    // Nothing was left in the folder (the write probe is removed).
+    assert_eq!(std::fs::read_dir(&dir.0).unwrap().count(), 0);
+}
+
+#[test]
+fn train_warns_that_k_fitted_on_a_few_games_is_not_to_be_trusted() {
+    let dir = TempDir::new("train-k");
+    let out = dir.0.join("net.nnue");
+    let r = run(&[
+        "train",
+        "--data",
+        path_str(&sample_chunk()),
+        "--out",
+        path_str(&out),
+        "--hidden",
+        "8",
+        "--epochs",
+        "1",
+        "--threads",
+        "1",
+    ]);
+    assert_no_crash(&r, "train on 20 games");
+    assert!(r.status.success(), "{}", r.stderr);
+    assert!(
+        r.stderr.contains("warning: K = ") && r.stderr.contains("too small to fit K"),
+        "{}",
+        r.stderr
+    );
+    // With `--k` nothing is fitted, and nothing warned.
+    let r = run(&[
+        "train",
+        "--data",
+        path_str(&sample_chunk()),
+        "--out",
+        path_str(&out),
+        "--hidden",
+        "8",
+        "--epochs",
+        "1",
+        "--threads",
+        "1",
+        "--k",
+        "130",
+    ]);
+    assert!(r.status.success(), "{}", r.stderr);
+    assert!(!r.stderr.contains("warning"), "{}", r.stderr);
+}
+
+/// Every count that cannot be zero is refused by the argument parser: a usage error (exit 2)
+/// naming the flag, before any work, rather than taken as 1 or found out later.
+#[test]
+fn zero_counts_are_usage_errors_for_every_command() {
+    let dir = TempDir::new("zero-counts");
+    let suite = dir.file("suite.epd", format!("{GOOD_SUITE_LINE}\n").as_bytes());
+    let suite = path_str(&suite);
+    let out = path_str(&dir.0.join("x.vf")).to_string();
+    let data = path_str(&sample_chunk()).to_string();
+    let cases: Vec<(Vec<&str>, &str)> = vec![
+        (
+            vec!["datagen", "--out", &out, "--threads", "0", "--games", "1"],
+            "--threads",
+        ),
+        (
+            vec!["datagen", "--out", &out, "--nodes", "0", "--games", "1"],
+            "--nodes",
+        ),
+        (vec!["datagen", "--out", &out, "--games", "0"], "--games"),
+        (
+            vec!["datagen", "--out", &out, "--positions", "0"],
+            "--positions",
+        ),
+        (
+            vec!["train", "--data", &data, "--threads", "0"],
+            "--threads",
+        ),
+        (vec!["train", "--data", &data, "--epochs", "0"], "--epochs"),
+        (vec!["train", "--data", &data, "--batch", "0"], "--batch"),
+        (vec!["train", "--data", &data, "--hidden", "0"], "--hidden"),
+        (
+            vec!["train", "--data", &data, "--hidden", "4097"],
+            "--hidden",
+        ),
+        (
+            vec!["train", "--data", &data, "--max-positions", "0"],
+            "--max-positions",
+        ),
+        (vec!["tune", "--data", &data, "--epochs", "0"], "--epochs"),
+        (vec!["tune", "--data", &data, "--threads", "0"], "--threads"),
+        (
+            vec!["tune", "--data", &data, "--report-every", "0"],
+            "--report-every",
+        ),
+        (vec!["epd", suite, "--jobs", "0"], "--jobs"),
+        (vec!["epd", suite, "--nodes", "0"], "--nodes"),
+        (vec!["epd", suite, "--movetime", "0"], "--movetime"),
+        (vec!["epd", suite, "--hash", "0"], "--hash"),
+        (vec!["epd", suite, "--threads", "0"], "--threads"),
+        (vec!["perft", "1", "--threads", "0"], "--threads"),
+        (vec!["perft-suite", suite, "--threads", "0"], "--threads"),
+        (
+            vec!["perft-suite", suite, "--max-depth", "0"],
+            "--max-depth",
+        ),
+        (vec!["bench", "1", "--hash", "0"], "--hash"),
+        (vec!["bench", "1", "--threads", "0"], "--threads"),
+    ];
+    for (args, flag) in &cases {
+        let r = run(args);
+        assert_refused(&r, &args.join(" "), flag);
+        assert_eq!(r.status.code(), Some(2), "{args:?}: {}", r.stderr);
+        assert!(r.stderr.contains("invalid value"), "{args:?}: {}", r.stderr);
+    }
+    assert!(!dir.0.join("x.vf").exists());
 }

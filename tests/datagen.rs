@@ -446,3 +446,113 @@ fn a_torn_viriformat_file_reads_its_whole_games_then_one_error() {
         SAMPLE_VF.len() - games.last().unwrap().encoded_len()
     );
 }
+
+#[test]
+fn stats_names_a_missing_path_as_missing_counts_the_rest_and_exits_non_zero() {
+    let dir = temp_dir("missing");
+    std::fs::write(dir.join("good.vf"), SAMPLE_VF).unwrap();
+    // With a chunk's name and without one: missing comes before the name rule.
+    let named = dir.join("gone.vf");
+    let unnamed = dir.join("gone");
+    let output = cutoff(&[
+        "datagen",
+        "--stats",
+        dir.join("good.vf").to_str().unwrap(),
+        named.to_str().unwrap(),
+        unnamed.to_str().unwrap(),
+    ]);
+    assert!(!output.status.success(), "{output:?}");
+    let stderr = text(&output.stderr);
+    for path in [&named, &unnamed] {
+        assert!(
+            stderr.contains(&format!("{}: no such file or directory", path.display())),
+            "{stderr}"
+        );
+    }
+    assert!(!stderr.contains("must end in"), "{stderr}");
+    let (g, p, k) = expected(SAMPLE_VF);
+    assert_eq!(
+        text(&output.stdout).lines().last().unwrap(),
+        format!("{g} games, {p} positions ({k} pass the trainer's default filter)")
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn stats_of_only_corrupt_chunks_prints_the_summary_line_and_exits_non_zero() {
+    let dir = temp_dir("corrupt");
+    // Neither file holds a single whole game: not data.
+    let mut vf = SAMPLE_VF[..64].to_vec();
+    vf[0..8].copy_from_slice(&u64::MAX.to_le_bytes()); // 64 pieces
+    std::fs::write(dir.join("junk.vf"), &vf).unwrap();
+    std::fs::write(dir.join("junk.bin"), [0xffu8; 400]).unwrap();
+    let output = cutoff(&["datagen", "--stats", dir.to_str().unwrap()]);
+    assert!(!output.status.success(), "{output:?}");
+    let stderr = text(&output.stderr);
+    assert!(stderr.contains("junk.vf: corrupt at byte 0"), "{stderr}");
+    assert!(stderr.contains("junk.bin: corrupt at byte 0"), "{stderr}");
+    assert!(
+        stderr.contains("2 inputs missing, unreadable or not data"),
+        "{stderr}"
+    );
+    assert_eq!(
+        text(&output.stdout).lines().last().unwrap(),
+        "0 games, 0 positions (0 pass the trainer's default filter)"
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn convert_of_a_corrupt_or_missing_file_fails_and_leaves_no_output_behind() {
+    let dir = temp_dir("convert-corrupt");
+    let corrupt = dir.join("corrupt.bin");
+    std::fs::write(&corrupt, [0xffu8; 400]).unwrap();
+    let empty = dir.join("empty.bin");
+    std::fs::write(&empty, b"").unwrap();
+    let missing = dir.join("missing.bin");
+    for (input, expected) in [
+        (&corrupt, "corrupt at byte 0"),
+        (&empty, "no games"),
+        (&missing, "no such file or directory"),
+    ] {
+        let out = dir.join("out.vf");
+        let output = cutoff(&[
+            "datagen",
+            "--convert",
+            input.to_str().unwrap(),
+            "--out",
+            out.to_str().unwrap(),
+        ]);
+        assert!(!output.status.success(), "{output:?}");
+        assert!(text(&output.stderr).contains(expected), "{output:?}");
+        assert!(!out.exists(), "{} left behind", out.display());
+        assert!(!manifest::manifest_path(&out).exists(), "a manifest line");
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn the_manifest_records_cutoff_and_its_arguments_not_the_binary_path() {
+    let dir = temp_dir("command");
+    let out = dir.join("sample.vf");
+    let input = data("selfplay-sample.bin");
+    let output = cutoff(&[
+        "datagen",
+        "--convert",
+        input.to_str().unwrap(),
+        "--out",
+        out.to_str().unwrap(),
+    ]);
+    assert!(output.status.success(), "{output:?}");
+    let command = manifest::last_entry(&out).unwrap().command;
+    assert_eq!(
+        command,
+        format!(
+            "cutoff datagen --convert {} --out {}",
+            input.display(),
+            out.display()
+        )
+    );
+    assert!(!command.contains(BIN), "{command}");
+    let _ = std::fs::remove_dir_all(&dir);
+}

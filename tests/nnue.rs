@@ -218,10 +218,15 @@ fn nets_at_the_edges_the_loader_accepts_evaluate_as_the_trainers_reference() {
     .map(|f| read_fen(f, CastlingMode::Standard, FenPolicy::Strict).unwrap())
     .collect();
     let h = 256;
-    let flat = |w2: i16, b2: i32| {
-        net_file(h, &vec![0; INPUTS * h], &vec![300; h], &vec![w2; 2 * h], b2)
-    };
-    for (w2, b2) in [(128, 0), (-128, 0), (128, i32::MAX), (-128, i32::MIN), (1, i32::MAX)] {
+    let flat =
+        |w2: i16, b2: i32| net_file(h, &vec![0; INPUTS * h], &vec![300; h], &vec![w2; 2 * h], b2);
+    for (w2, b2) in [
+        (128, 0),
+        (-128, 0),
+        (128, i32::MAX),
+        (-128, i32::MIN),
+        (1, i32::MAX),
+    ] {
         let bytes = flat(w2, b2);
         let net = Network::from_bytes(&bytes).expect("at the edge, accepted");
         for pos in &positions {
@@ -297,9 +302,9 @@ fn a_net_whose_integer_sums_could_wrap_is_refused_with_the_reason() {
     e.send(&format!("setoption name EvalFile value {extreme}"));
     let lines = e.sync();
     assert!(
-        lines.iter().any(|l| is_error_report(l)
-            && l.contains(&extreme)
-            && l.contains("output weight")),
+        lines
+            .iter()
+            .any(|l| is_error_report(l) && l.contains(&extreme) && l.contains("output weight")),
         "{lines:?}"
     );
     assert_eq!(net_line(&mut e), before, "the net before must stay");
@@ -334,11 +339,20 @@ fn evalfile_refuses_devices_pipes_folders_and_oversize_files_unread() {
     e.handshake();
     let before = net_line(&mut e);
     let cases = [
-        ("/dev/zero".to_string(), "a character device, not a regular file"),
-        (pipe.display().to_string(), "a named pipe, not a regular file"),
+        (
+            "/dev/zero".to_string(),
+            "a character device, not a regular file",
+        ),
+        (
+            pipe.display().to_string(),
+            "a named pipe, not a regular file",
+        ),
         (dir.join("folder.nnue").display().to_string(), "a directory"),
         (oversize.display().to_string(), "expected by its header"),
-        (dir.join("missing.nnue").display().to_string(), "no such file or directory"),
+        (
+            dir.join("missing.nnue").display().to_string(),
+            "no such file or directory",
+        ),
     ];
     for (path, why) in cases {
         e.send(&format!("setoption name EvalFile value {path}"));

@@ -206,3 +206,57 @@ fn perft_suite_max_depth_skips_deeper_counts() {
     assert!(!ok);
     std::fs::remove_dir_all(&dir).unwrap();
 }
+
+/// The key the search gives a child, updated move by move (`position::key_after`, finished with
+/// the child), equals the key computed from scratch at every node of the perft suites' trees
+/// to depth 3 (every kind of move, lost castling rights, en passant that comes and goes,
+/// Chess960 castling), and the early key, which the search prefetches before playing the move,
+/// is already exact unless the move is a double push beside an enemy pawn.
+#[test]
+fn the_incremental_key_equals_the_full_key_at_every_node_of_the_suites() {
+    use cutoff::position::{child_key, full_key, key_after};
+    fn walk(pos: &Chess, key: u64, depth: u32, counts: &mut [u64; 2]) {
+        assert_eq!(
+            key,
+            full_key(pos),
+            "{}",
+            Fen::from_position(pos, shakmaty::EnPassantMode::Legal)
+        );
+        if depth == 0 {
+            return;
+        }
+        for m in pos.legal_moves() {
+            let mut child = pos.clone();
+            child.play_unchecked(m);
+            let early = key_after(pos, key, m);
+            let k = child_key(pos, key, m, &child);
+            counts[usize::from(early.key != k)] += 1;
+            walk(&child, k, depth - 1, counts);
+        }
+    }
+    let mut counts = [0u64; 2];
+    for (file, mode) in [
+        ("perft_standard.epd", CastlingMode::Standard),
+        ("perft_classic.epd", CastlingMode::Standard),
+        ("perft_960.epd", CastlingMode::Chess960),
+    ] {
+        let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("epd").join(file);
+        // Every eighth Chess960 start keeps the test at a few seconds.
+        let step = if mode == CastlingMode::Chess960 { 8 } else { 1 };
+        for (_, line) in read_lines(&path).unwrap().into_iter().step_by(step) {
+            let fen = line.split(';').next().unwrap().trim();
+            if fen.is_empty() || fen.starts_with('#') {
+                continue;
+            }
+            let pos =
+                cutoff::position::read_fen(fen, mode, cutoff::position::FenPolicy::Strict).unwrap();
+            walk(&pos, cutoff::position::full_key(&pos), 3, &mut counts);
+        }
+    }
+    eprintln!(
+        "keys checked: {} early keys exact, {} finished from the child",
+        counts[0], counts[1]
+    );
+    // Moves whose child's en passant had to be read from the child exist, and are rare.
+    assert!(counts[1] > 0 && counts[1] * 100 < counts[0], "{counts:?}");
+}

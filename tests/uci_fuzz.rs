@@ -644,7 +644,12 @@ fn round3_option() -> impl Strategy<Value = (String, Option<String>)> {
     let nets: Vec<String> = f.good_nets.iter().chain(&f.bad_nets).cloned().collect();
     let mut tables: Vec<String> = f.good_tables.iter().chain(&f.bad_tables).cloned().collect();
     tables.push("<empty>".to_string());
-    if let [good, bad, ..] = &f.good_tables.iter().chain(&f.bad_tables).collect::<Vec<_>>()[..] {
+    if let [good, bad, ..] = &f
+        .good_tables
+        .iter()
+        .chain(&f.bad_tables)
+        .collect::<Vec<_>>()[..]
+    {
         tables.push(format!("{good}:{bad}"));
     }
     let files = prop_oneof![
@@ -669,8 +674,26 @@ fn round3_option() -> impl Strategy<Value = (String, Option<String>)> {
             "Syzygy50MoveRule",
         ]),
         prop::option::of(prop::sample::select(vec![
-            "net", "classical", "Classical", "nnue", "true", "false", "1320", "1319", "2000",
-            "2700", "2701", "0", "1", "7", "8", "100", "101", "-1", "abc", "<empty>",
+            "net",
+            "classical",
+            "Classical",
+            "nnue",
+            "true",
+            "false",
+            "1320",
+            "1319",
+            "2000",
+            "2700",
+            "2701",
+            "0",
+            "1",
+            "7",
+            "8",
+            "100",
+            "101",
+            "-1",
+            "abc",
+            "<empty>",
         ])),
     )
         .prop_map(owned);
@@ -1383,6 +1406,25 @@ fn random_command_streams_never_crash_hang_or_corrupt_the_engine() {
     }
 }
 
+/// The kind of `setoption` of a file option `text` is, for the generators' check.
+fn seen_file_option(text: &str, seen: &mut std::collections::BTreeSet<&'static str>) {
+    let lower = text.to_ascii_lowercase();
+    let refused = matches!(classify(text, false), Expect::Refused);
+    let kind = match (
+        lower.contains("name evalfile"),
+        lower.contains("name syzygypath"),
+    ) {
+        (true, _) if refused && text.contains("/dev/zero") => "EvalFile /dev/zero",
+        (true, _) if refused && text.contains("pipe") => "EvalFile pipe",
+        (true, _) if !refused => "EvalFile good",
+        (_, true) if refused && text.contains("tb-pipe") => "SyzygyPath pipe",
+        (_, true) if refused && text.contains("tb-empty") => "SyzygyPath empty folder",
+        (_, true) if !refused => "SyzygyPath good",
+        _ => return,
+    };
+    seen.insert(kind);
+}
+
 #[test]
 fn the_generators_produce_the_abuse_they_promise() {
     // Guards against a generator quietly losing a kind of input: sample many streams and
@@ -1437,29 +1479,7 @@ fn the_generators_produce_the_abuse_they_promise() {
                 }
                 _ => {}
             }
-            let lower = text.to_ascii_lowercase();
-            let refused = matches!(classify(&text, false), Expect::Refused);
-            match (lower.contains("name evalfile"), lower.contains("name syzygypath")) {
-                (true, _) if refused && text.contains("/dev/zero") => {
-                    seen.insert("EvalFile /dev/zero");
-                }
-                (true, _) if refused && text.contains("pipe") => {
-                    seen.insert("EvalFile pipe");
-                }
-                (true, _) if !refused => {
-                    seen.insert("EvalFile good");
-                }
-                (_, true) if refused && text.contains("tb-pipe") => {
-                    seen.insert("SyzygyPath pipe");
-                }
-                (_, true) if refused && text.contains("tb-empty") => {
-                    seen.insert("SyzygyPath empty folder");
-                }
-                (_, true) if !refused => {
-                    seen.insert("SyzygyPath good");
-                }
-                _ => {}
-            }
+            seen_file_option(&text, &mut seen);
             for word in ["stop", "ponderhit", "ucinewgame", "infinite", "ponder"] {
                 if text.split_whitespace().any(|w| w == word) {
                     seen.insert(word);

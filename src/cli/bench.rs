@@ -5,7 +5,7 @@ use std::process::ExitCode;
 
 use shakmaty::CastlingMode;
 
-use super::EvalArg;
+use super::{at_least_one, EvalArg};
 use crate::bench::{bench_on, DEFAULT_DEPTH, HASH_MB, MAX_DEPTH, POSITIONS};
 use crate::eval::EvaluatorKind;
 use crate::search::Searcher;
@@ -22,7 +22,7 @@ pub struct Args {
     /// Transposition table size in MiB, cleared before each position. The `Bench:` signature
     /// is the node count with the default; other sizes measure the table (Lazy SMP's scaling
     /// with 16 against 256 MiB, docs/tools.md).
-    #[arg(long, default_value_t = HASH_MB)]
+    #[arg(long, default_value_t = HASH_MB, value_parser = at_least_one())]
     pub hash: usize,
     /// The evaluation searched with. The `Bench:` signature is the default's (the net);
     /// `classical` measures the classical evaluation's speed beside it.
@@ -79,10 +79,7 @@ pub fn run(args: Args) -> ExitCode {
     ExitCode::SUCCESS
 }
 
-/// A table needs at least one MiB, and must fit in the memory the system can give.
+/// The table must fit in the memory the system can give (clap has refused 0 MiB).
 fn check_hash(mb: usize) -> Result<(), String> {
-    if mb == 0 {
-        return Err("the table needs at least 1 MB".to_owned());
-    }
     crate::memory::check_table_size("hash table", mb, 0)
 }

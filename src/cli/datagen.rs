@@ -13,12 +13,13 @@ use indicatif::ProgressBar;
 use shakmaty::fen::Fen;
 use shakmaty::{CastlingMode, EnPassantMode, Position};
 
-use super::EvalArg;
-use crate::datagen::chunk::{chunk_paths, ChunkReader, Format};
+use super::{at_least_one, EvalArg};
+use crate::datagen::chunk::{chunk_paths, ChunkError, ChunkReader, Format};
 use crate::datagen::manifest;
 use crate::datagen::output::{ChunkWriter, RunInfo};
-use crate::datagen::record::{self, RECORD_BYTES};
+use crate::datagen::record::{Record, RECORD_BYTES};
 use crate::datagen::training::{game_positions, Filter};
+use crate::datagen::viriformat::read_full;
 use crate::datagen::{
     load_book, play_game, GameConfig, GameRecord, GameResult, CHECK_NODES_NO_BOOK, HASH_MB,
     RANDOM_PLIES_BOOK, RANDOM_PLIES_NO_BOOK,
@@ -57,20 +58,23 @@ pub struct Args {
     #[arg(long, conflicts_with_all = ["book", "out", "stats", "convert"])]
     pub dump: Option<PathBuf>,
     /// Replay every game of these chunks (files or folders) and count them; the last line is
-    /// `<N> games, <M> positions (<K> pass the trainer's default filter)`.
+    /// `<N> games, <M> positions (<K> pass the trainer's default filter)`. The exit status is 1
+    /// when any input is missing, unreadable or not data (a damaged tail after whole games is
+    /// only reported).
     #[arg(long, num_args = 1.., conflicts_with_all = ["book", "out", "dump", "convert"])]
     pub stats: Option<Vec<PathBuf>>,
-    /// Convert a 40-byte `.bin` file into viriformat game records at `--out` (`.vf`).
+    /// Convert a 40-byte `.bin` file into viriformat game records at `--out` (`.vf`); nothing
+    /// is written when not one game of it reads.
     #[arg(long, requires = "out", conflicts_with = "book")]
     pub convert: Option<PathBuf>,
     /// Number of games to play.
-    #[arg(long, conflicts_with = "positions")]
+    #[arg(long, conflicts_with = "positions", value_parser = clap::value_parser!(u64).range(1..))]
     pub games: Option<u64>,
     /// Stop starting games once the output file holds this many positions.
-    #[arg(long)]
+    #[arg(long, value_parser = clap::value_parser!(u64).range(1..))]
     pub positions: Option<u64>,
     /// Soft node limit per move: no new iteration starts past it (the hard limit is 8 times it).
-    #[arg(long, default_value_t = 5000)]
+    #[arg(long, default_value_t = 5000, value_parser = clap::value_parser!(u64).range(1..))]
     pub nodes: u64,
     /// Random legal plies after the opening position: `K` or a range `MIN-MAX` (default 2-4
     /// after a book position, 8-9 from the start position).
@@ -85,7 +89,7 @@ pub struct Args {
     #[arg(long)]
     pub syzygy: Option<String>,
     /// Games played at once.
-    #[arg(long, default_value_t = 1)]
+    #[arg(long, default_value_t = 1, value_parser = at_least_one())]
     pub threads: usize,
     /// The evaluation the games' searches run: the net (the default), or the classical one
     /// that generated the `Bench: 2266636` series (to append to one of its chunks).
@@ -192,13 +196,29 @@ fn dump_games(path: &Path) -> Result<String, String> {
     Ok(String::new())
 }
 
-/// Prints every record of a 40-byte file as a text line.
+/// Prints every record of a 40-byte file as a text line, streamed a record at a time: a file
+/// of any size costs a buffer, and the lines before a bad record come out before its error.
 fn dump_records(path: &Path) -> Result<String, String> {
-    let bytes = std::fs::read(path).map_err(|e| format!("cannot read {}: {e}", path.display()))?;
-    let records = record::decode_all(&bytes).map_err(|e| format!("{}: {e}", path.display()))?;
+    let named = |what: String| format!("{}: {what}", path.display());
+    let (file, _) = crate::files::open_regular(path)?;
+    let mut input = std::io::BufReader::with_capacity(1 << 16, file);
     let mut out = std::io::stdout().lock();
-    for r in &records {
-        let pos = r.position()?;
+    let mut bytes = [0u8; RECORD_BYTES];
+    for index in 0u64.. {
+        let n = read_full(&mut input, &mut bytes).map_err(|e| named(crate::files::reason(&e)))?;
+        if n < RECORD_BYTES {
+            if n > 0 {
+                eprintln!(
+                    "datagen: {}: {n} trailing bytes of a partial record ignored",
+                    path.display()
+                );
+            }
+            break;
+        }
+        let r = Record::decode(&bytes)
+            .and_then(|r| r.position().map(|pos| (r, pos)))
+            .map_err(|e| named(format!("record {index}: {e}")));
+        let (r, pos) = r?;
         let line = format!(
             "{} | {} | {:.1} | game {} ply {} | {} | {}",
             Fen::from_position(&pos, EnPassantMode::Legal),
@@ -213,13 +233,6 @@ fn dump_records(path: &Path) -> Result<String, String> {
             break;
         }
     }
-    if bytes.len() % RECORD_BYTES != 0 {
-        eprintln!(
-            "datagen: {}: {} trailing bytes of a partial record ignored",
-            path.display(),
-            bytes.len() % RECORD_BYTES
-        );
-    }
     Ok(String::new())
 }
 
@@ -229,16 +242,30 @@ struct Counts {
     games: u64,
     positions: u64,
     passed: u64,
+    /// Inputs missing, unreadable or not data ([`ChunkError::is_fatal`]).
+    failed: u64,
+}
+
+impl Counts {
+    fn add(&mut self, other: &Counts) {
+        self.games += other.games;
+        self.positions += other.positions;
+        self.passed += other.passed;
+        self.failed += other.failed;
+    }
 }
 
 /// Replays every game of one chunk, reporting its problems on stderr; what it holds up to the
 /// first problem counts.
-fn chunk_stats(path: &Path, filter: &Filter) -> Option<Counts> {
+fn chunk_stats(path: &Path, filter: &Filter) -> Counts {
     let mut reader = match ChunkReader::open(path) {
         Ok(r) => r,
         Err(e) => {
             eprintln!("datagen: {e}; skipped");
-            return None;
+            return Counts {
+                failed: 1,
+                ..Counts::default()
+            };
         }
     };
     let mut c = Counts::default();
@@ -255,6 +282,7 @@ fn chunk_stats(path: &Path, filter: &Filter) -> Option<Counts> {
             Err(e) => {
                 eprintln!("datagen: {e}; the rest of this file is skipped");
                 problem = true;
+                c.failed = u64::from(e.is_fatal());
             }
         }
     }
@@ -293,28 +321,37 @@ fn chunk_stats(path: &Path, filter: &Filter) -> Option<Counts> {
             ""
         }
     );
-    Some(c)
+    c
 }
 
-/// `--stats`: every chunk replayed, the totals last.
+/// `--stats`: every chunk replayed, the totals last. The totals line comes out in any case;
+/// an input missing, unreadable or not data makes it an error too (a non-zero exit), so a
+/// script that checks the status is not told that a typo or a damaged file was counted.
 fn stats(paths: &[PathBuf]) -> Result<String, String> {
     let (chunks, problems) = chunk_paths(paths);
+    let mut total = Counts {
+        failed: problems.len() as u64,
+        ..Counts::default()
+    };
     for p in problems {
         eprintln!("datagen: {p}");
     }
     let filter = Filter::default();
-    let mut total = Counts::default();
     for path in &chunks {
-        if let Some(c) = chunk_stats(path, &filter) {
-            total.games += c.games;
-            total.positions += c.positions;
-            total.passed += c.passed;
-        }
+        total.add(&chunk_stats(path, &filter));
     }
-    Ok(format!(
+    println!(
         "{} games, {} positions ({} pass the trainer's default filter)",
         total.games, total.positions, total.passed
-    ))
+    );
+    if total.failed > 0 {
+        let s = if total.failed == 1 { "" } else { "s" };
+        return Err(format!(
+            "{} input{s} missing, unreadable or not data (see above)",
+            total.failed
+        ));
+    }
+    Ok(String::new())
 }
 
 /// The layout of `--out`: `--format` or the extension, which must agree.
@@ -335,16 +372,29 @@ fn output_format(out: &Path, given: Option<Format>) -> Result<Format, String> {
     }
 }
 
-/// The command line as typed, for the manifest.
+/// The command line for the manifest: `cutoff` and the arguments as typed.
 fn command_line() -> String {
-    std::env::args()
-        .map(|a| {
-            if a.is_empty() || a.contains([' ', '\t', '\'', '"']) {
-                format!("'{}'", a.replace('\'', "'\\''"))
-            } else {
-                a
-            }
-        })
+    manifest_command(
+        std::env::args_os()
+            .skip(1)
+            .map(|a| a.to_string_lossy().into_owned()),
+    )
+}
+
+/// `cutoff` and `args`, each quoted for a shell where it needs it. The program is always
+/// named `cutoff`, never by the path it was started from (`./target/release/cutoff`, a
+/// worktree's target folder): the manifest says what made a chunk, and that path says only
+/// where someone's build happened to be, differing between runs of the same command.
+fn manifest_command(args: impl IntoIterator<Item = String>) -> String {
+    let quoted = args.into_iter().map(|a| {
+        if a.is_empty() || a.contains([' ', '\t', '\'', '"']) {
+            format!("'{}'", a.replace('\'', "'\\''"))
+        } else {
+            a
+        }
+    });
+    std::iter::once("cutoff".to_string())
+        .chain(quoted)
         .collect::<Vec<_>>()
         .join(" ")
 }
@@ -355,17 +405,25 @@ fn convert(args: &Args, input: &Path) -> Result<String, String> {
     if output_format(out, args.format)? != Format::Viri {
         return Err("--convert writes viriformat: name --out .vf".into());
     }
-    if Format::of_path(input) != Some(Format::Bin) {
+    let start = Instant::now();
+    // Opened before its name is judged, so a missing input says so.
+    let mut reader = ChunkReader::open(input).map_err(|e| e.to_string())?;
+    if reader.format() != Format::Bin {
         return Err(format!(
             "{}: --convert reads 40-byte .bin files",
             input.display()
         ));
     }
-    let start = Instant::now();
-    let mut reader = ChunkReader::open(input).map_err(|e| e.to_string())?;
+    // Nothing is created before a game has been read: an input that is corrupt from its
+    // first record, or empty, leaves no empty chunk (nor manifest line) behind.
+    let first = match reader.next() {
+        Some(Ok(game)) => game,
+        Some(Err(e)) => return Err(format!("{e}; nothing converted")),
+        None => return Err(format!("{}: no games; nothing converted", input.display())),
+    };
     let (mut writer, _) = ChunkWriter::open(out, Format::Viri, args.append)?;
     let mut problem = None;
-    for game in reader.by_ref() {
+    for game in std::iter::once(Ok(first)).chain(reader.by_ref()) {
         match game {
             Ok(game) => writer
                 .write_scored(&game)
@@ -395,7 +453,7 @@ fn convert(args: &Args, input: &Path) -> Result<String, String> {
         .map_err(|e| format!("cannot write the manifest: {e}"))?;
     let in_bytes = std::fs::metadata(input).map_or(0, |m| m.len());
     let out_bytes = std::fs::metadata(out).map_or(0, |m| m.len());
-    Ok(format!(
+    let summary = format!(
         "converted {} games, {} positions ({} games split) from {} ({} bytes) to {} ({} bytes) in {:.1} s",
         writer.games,
         writer.positions,
@@ -405,7 +463,13 @@ fn convert(args: &Args, input: &Path) -> Result<String, String> {
         out.display(),
         out_bytes,
         start.elapsed().as_secs_f64()
-    ))
+    );
+    if problem.as_ref().is_some_and(ChunkError::is_fatal) {
+        return Err(format!(
+            "{summary}, but the input could not be read to its end"
+        ));
+    }
+    Ok(summary)
 }
 
 /// `Bench: N` of this build searching with `eval`, for the manifest: the bench's node count
@@ -733,6 +797,15 @@ impl Shared {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_manifest_command_names_cutoff_not_the_binary_path_and_quotes_spaces() {
+        let args = ["datagen", "--out", "my data/x.vf", "--games", "5"].map(String::from);
+        assert_eq!(
+            manifest_command(args),
+            "cutoff datagen --out 'my data/x.vf' --games 5"
+        );
+    }
 
     #[test]
     fn ply_ranges_accept_a_single_count_or_min_max() {

@@ -9,6 +9,7 @@ use std::time::{Duration, Instant};
 
 use shakmaty::Move;
 
+use super::at_least_one;
 use crate::epd::format::san;
 use crate::epd::problem::{Problem, Tally, Verdict};
 use crate::position::Game;
@@ -22,19 +23,19 @@ pub struct Args {
     /// Suite file (EPD with `bm`, `am`, `id`, `c0` operations).
     pub file: std::path::PathBuf,
     /// Milliseconds per position (the default limit: 1000).
-    #[arg(long)]
+    #[arg(long, value_parser = clap::value_parser!(u64).range(1..))]
     pub movetime: Option<u64>,
     /// Fixed depth per position (at most MAX_DEPTH).
     #[arg(long)]
     pub depth: Option<i32>,
     /// Fixed node count per position.
-    #[arg(long)]
+    #[arg(long, value_parser = clap::value_parser!(u64).range(1..))]
     pub nodes: Option<u64>,
     /// Positions searched at once, each worker with its own searcher and table.
-    #[arg(long, short = 'j', default_value_t = 1)]
+    #[arg(long, short = 'j', default_value_t = 1, value_parser = at_least_one())]
     pub jobs: usize,
     /// Transposition table size per worker, in MiB.
-    #[arg(long, default_value_t = 16)]
+    #[arg(long, default_value_t = 16, value_parser = at_least_one())]
     pub hash: usize,
     /// Search threads per worker (Lazy SMP, sharing the worker's table).
     #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u16).range(1..=1024))]

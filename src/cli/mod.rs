@@ -33,3 +33,10 @@ impl From<EvalArg> for EvaluatorKind {
         }
     }
 }
+
+/// The parser of a `usize` count that cannot be zero (`--threads`, `--jobs`, `--hidden`, ...):
+/// 0 is a usage error (exit 2) naming the flag, rather than silently taken as 1 or found out
+/// after the work has started. (`u64` counts use `clap::value_parser!(u64).range(1..)`.)
+pub fn at_least_one() -> clap::builder::RangedU64ValueParser<usize> {
+    clap::builder::RangedU64ValueParser::<usize>::new().range(1..)
+}

@@ -5,6 +5,7 @@ use std::time::Instant;
 
 use shakmaty::{CastlingMode, Chess};
 
+use super::at_least_one;
 use crate::memory::check_table_size;
 use crate::perft::{check_suite, divide_with, PerftTable, MAX_DEPTH};
 use crate::position::{read_fen, FenPolicy};
@@ -23,7 +24,7 @@ pub struct Args {
     #[arg(long)]
     pub divide: bool,
     /// Worker threads (default: all cores).
-    #[arg(long, short = 't')]
+    #[arg(long, short = 't', value_parser = at_least_one())]
     pub threads: Option<usize>,
     /// Read Chess960 castling rights (Shredder-FEN or X-FEN); print castling as king-takes-rook.
     #[arg(long)]
@@ -114,10 +115,10 @@ pub struct SuiteArgs {
     /// Suite file: one `<fen> ;D1 <n> ;D2 <n> ...` per line.
     pub file: std::path::PathBuf,
     /// Check only depths up to this one (default: every depth in the file).
-    #[arg(long)]
+    #[arg(long, value_parser = clap::value_parser!(u32).range(1..))]
     pub max_depth: Option<u32>,
     /// Worker threads; positions are spread over them (default: all cores).
-    #[arg(long, short = 't')]
+    #[arg(long, short = 't', value_parser = at_least_one())]
     pub threads: Option<usize>,
 }
 

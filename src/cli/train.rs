@@ -8,32 +8,40 @@ use std::time::Instant;
 
 use shakmaty::CastlingMode;
 
+use super::at_least_one;
 use crate::datagen::training::Filter;
 use crate::datagen::GameResult;
+use crate::files;
 use crate::position::{read_fen, FenPolicy};
 use crate::train::data::{self, Loaded};
 use crate::train::net::Target;
-use crate::train::quantised::{rounding_error, write_net, QuantisedNet};
-use crate::train::{checkpoint, fit_k, train_epoch, TrainConfig, TrainState};
+use crate::train::quantised::{file_size, rounding_error, write_net, QuantisedNet};
+use crate::train::{
+    checkpoint, fit_k, k_fit_warning, train_epoch, TrainConfig, TrainState, MAX_HIDDEN,
+};
 use crate::util::{checked_threads, progress_bar, worker_pool};
 
-/// Command-line arguments of `cutoff train`.
+/// Command-line arguments of `cutoff train`. The defaults are the recipe of the built-in net,
+/// `nets/cutoff-256-m15-l10.nnue` (docs/nets.md): 256 neurons, 15 epochs, λ 0.1, mirrored
+/// positions; only its seed (4) is not the default.
 #[derive(clap::Args, Debug, Clone)]
 pub struct Args {
-    /// Data files or folders (their `.vf` and `.bin` files), of either format.
+    /// Data files or folders (their `.vf` and `.bin` files), of either format. Every one must
+    /// exist and hold data: a missing or unreadable one stops the run before training.
     #[arg(long, num_args = 1.., default_values = ["data", "../shared/data"])]
     pub data: Vec<PathBuf>,
-    /// Where to write the quantised net (after every epoch and at the end).
+    /// Where to write the quantised net (after every epoch and at the end); checked before
+    /// training: its folder must exist and be writable, and it must not be a folder.
     #[arg(long, default_value = "nets/cutoff.nnue")]
     pub out: PathBuf,
     /// Neurons of the feature transformer (per perspective).
-    #[arg(long, default_value_t = 128)]
+    #[arg(long, default_value_t = 256, value_parser = clap::builder::RangedU64ValueParser::<usize>::new().range(1..=MAX_HIDDEN as u64))]
     pub hidden: usize,
     /// Passes over the training positions.
-    #[arg(long, default_value_t = 10)]
+    #[arg(long, default_value_t = 15, value_parser = at_least_one())]
     pub epochs: usize,
     /// Positions per optimizer step.
-    #[arg(long, default_value_t = 16384)]
+    #[arg(long, default_value_t = 16384, value_parser = at_least_one())]
     pub batch: usize,
     /// AdamW's learning rate at the start; a cosine takes it to a tenth by the last step.
     #[arg(long, default_value_t = 0.001)]
@@ -42,7 +50,7 @@ pub struct Args {
     #[arg(long, default_value_t = 0.01)]
     pub weight_decay: f64,
     /// Weight of the game result in the target; the rest is the search score's expected result.
-    #[arg(long, default_value_t = 0.4)]
+    #[arg(long, default_value_t = 0.1)]
     pub lambda: f64,
     /// Seed of the initial weights and of every epoch's shuffle.
     #[arg(long, default_value_t = 1)]
@@ -51,7 +59,7 @@ pub struct Args {
     #[arg(long)]
     pub k: Option<f64>,
     /// Worker threads (default: all cores); the net does not depend on it.
-    #[arg(long)]
+    #[arg(long, value_parser = at_least_one())]
     pub threads: Option<usize>,
     /// Folder for a float checkpoint after every epoch (net, optimizer state, epoch).
     #[arg(long)]
@@ -60,7 +68,7 @@ pub struct Args {
     #[arg(long, requires = "checkpoint")]
     pub resume: bool,
     /// Load at most this many positions (the first in chunk order), for quick runs.
-    #[arg(long)]
+    #[arg(long, value_parser = at_least_one())]
     pub max_positions: Option<usize>,
     /// Skip positions before this game ply.
     #[arg(long, default_value_t = Filter::default().min_ply)]
@@ -69,9 +77,21 @@ pub struct Args {
     #[arg(long, default_value_t = Filter::default().max_score)]
     pub max_score: i32,
     /// Add every training position's left-right mirror to the training set (validation stays
-    /// as played): twice the examples for the same games, against overfitting.
-    #[arg(long)]
+    /// as played): twice the examples for the same games, against overfitting. The default;
+    /// accepted for the command lines that name it.
+    #[arg(long, overrides_with = "no_mirror")]
     pub mirror: bool,
+    /// Train on the positions as played only, without their mirrors.
+    #[arg(long, overrides_with = "mirror")]
+    pub no_mirror: bool,
+}
+
+impl Args {
+    /// Whether the training positions are mirrored: unless `--no-mirror` (the last of
+    /// `--mirror` and `--no-mirror` given wins).
+    pub fn mirrored(&self) -> bool {
+        !self.no_mirror
+    }
 }
 
 /// `cutoff train`: progress and per-epoch lines on stderr, a summary line on stdout.
@@ -122,19 +142,64 @@ fn examples(net: &crate::train::net::Net) -> Vec<String> {
         .collect()
 }
 
+/// The checks of what clap's value ranges cannot say (the counts are refused by clap), and
+/// of the paths, before a minute goes into loading the data or an epoch into training.
 fn check(args: &Args) -> Result<(), String> {
     if !(0.0..=1.0).contains(&args.lambda) {
         return Err(format!("--lambda {} is not in 0..=1", args.lambda));
     }
-    if args.hidden == 0 || args.hidden > 4096 {
-        return Err(format!("--hidden {} is not in 1..=4096", args.hidden));
-    }
-    if args.batch == 0 || args.epochs == 0 {
-        return Err("--batch and --epochs must be at least 1".into());
-    }
     if args.k.is_some_and(|k| k <= 0.0 || !k.is_finite()) {
         return Err("--k must be a positive number".into());
     }
+    for path in &args.data {
+        // Files and folders both: what is in them is judged by the chunk reader.
+        std::fs::metadata(path)
+            .map_err(|e| format!("--data {}: {}", path.display(), files::reason(&e)))?;
+    }
+    check_out(&args.out).map_err(|e| format!("--out {e}"))
+}
+
+/// That the net can be written at `out`, as [`write_net`] will: a temporary file in its
+/// folder renamed over it. So the folder must exist and take a new file (tried with a probe
+/// file, removed at once), and `out` must not be a folder, nor anything but a regular file if
+/// it exists. Otherwise the run would fail only after its first epoch.
+fn check_out(out: &Path) -> Result<(), String> {
+    let shown = out.display();
+    match std::fs::metadata(out) {
+        Ok(meta) if meta.is_dir() => return Err(format!("{shown}: a directory, not a file")),
+        Ok(_) => {
+            files::check_regular(out)?;
+        }
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => {}
+        Err(e) => return Err(format!("{shown}: {}", files::reason(&e))),
+    }
+    let dir = match out.parent() {
+        Some(d) if !d.as_os_str().is_empty() => d,
+        _ => Path::new("."),
+    };
+    let meta = std::fs::metadata(dir).map_err(|e| {
+        format!(
+            "{shown}: its folder {}: {}",
+            dir.display(),
+            files::reason(&e)
+        )
+    })?;
+    if !meta.is_dir() {
+        return Err(format!("{shown}: {} is not a folder", dir.display()));
+    }
+    let probe = dir.join(format!(".cutoff-train-probe-{}", std::process::id()));
+    std::fs::OpenOptions::new()
+        .write(true)
+        .create_new(true)
+        .open(&probe)
+        .map_err(|e| {
+            format!(
+                "{shown}: cannot write in {}: {}",
+                dir.display(),
+                files::reason(&e)
+            )
+        })?;
+    let _ = std::fs::remove_file(&probe);
     Ok(())
 }
 
@@ -146,7 +211,7 @@ fn load(args: &Args) -> Result<Loaded, String> {
         ..Filter::default()
     };
     let mut loaded = data::load(&args.data, filter, args.max_positions);
-    if args.mirror {
+    if args.mirrored() {
         let mirrored: Vec<data::Sample> = loaded.train.iter().map(|s| s.mirrored()).collect();
         loaded.train.extend(mirrored);
     }
@@ -165,6 +230,12 @@ fn load(args: &Args) -> Result<Loaded, String> {
         bytes as f64 / f64::from(1 << 20),
         start.elapsed().as_secs_f64()
     );
+    if loaded.failed > 0 {
+        return Err(format!(
+            "{} of the data inputs missing, unreadable or not data (above); not training",
+            loaded.failed
+        ));
+    }
     if loaded.train.is_empty() {
         return Err("no training positions".into());
     }
@@ -195,7 +266,18 @@ fn start_state(args: &Args, loaded: &Loaded) -> Result<(TrainState, f64), String
         }
         eprintln!("train: no checkpoint in {}; starting afresh", dir.display());
     }
-    let k = args.k.unwrap_or_else(|| fit_k(&loaded.train));
+    let k = match args.k {
+        Some(k) => k,
+        None => {
+            let k = fit_k(&loaded.train);
+            // A mirror has its original's score and result: it tells the fit nothing new.
+            let played = loaded.train.len() / if args.mirrored() { 2 } else { 1 };
+            if let Some(warning) = k_fit_warning(played, k) {
+                eprintln!("train: warning: {warning}");
+            }
+            k
+        }
+    };
     Ok((TrainState::new(args.hidden, args.seed), k))
 }
 
@@ -261,7 +343,7 @@ fn train(args: &Args) -> Result<String, String> {
     for line in examples(&state.net) {
         eprintln!("train: {line}");
     }
-    let bytes = std::fs::read(&args.out).map_err(|e| format!("{}: {e}", args.out.display()))?;
+    let bytes = files::read_bounded(&args.out, file_size(args.hidden) as u64, "this net")?;
     let hash = QuantisedNet::from_bytes(&bytes).map(|_| data::fnv1a64(&bytes[64..]))?;
     Ok(format!(
         "K {k:.2}  lambda {}  {} epochs in {:.1} s  train loss {}  validation loss {}  wrote {} ({} bytes, FNV-1a {hash:016x})",
@@ -274,4 +356,35 @@ fn train(args: &Args) -> Result<String, String> {
         args.out.display(),
         bytes.len()
     ))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use clap::Parser;
+
+    #[derive(Parser)]
+    struct Cli {
+        #[command(flatten)]
+        args: Args,
+    }
+
+    fn parse(flags: &[&str]) -> Args {
+        Cli::parse_from(std::iter::once("train").chain(flags.iter().copied())).args
+    }
+
+    #[test]
+    fn the_defaults_are_the_built_in_nets_recipe() {
+        let args = parse(&[]);
+        assert_eq!((args.hidden, args.epochs, args.lambda), (256, 15, 0.1));
+        assert!(args.mirrored());
+    }
+
+    #[test]
+    fn no_mirror_turns_mirroring_off_and_the_last_flag_wins() {
+        assert!(!parse(&["--no-mirror"]).mirrored());
+        assert!(parse(&["--mirror"]).mirrored());
+        assert!(parse(&["--no-mirror", "--mirror"]).mirrored());
+        assert!(!parse(&["--mirror", "--no-mirror"]).mirrored());
+    }
 }

@@ -5,6 +5,7 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 use std::time::{Duration, Instant};
 
+use super::at_least_one;
 use crate::tune::features::Dataset;
 use crate::tune::{error, fit_k, train, weights_file, TrainConfig, DEFAULT_L2};
 use crate::util::{checked_threads, worker_pool};
@@ -23,7 +24,7 @@ pub struct Args {
     #[arg(long, default_value_t = 1.0)]
     pub lambda: f64,
     /// Full passes over the data (one Adam step each).
-    #[arg(long, default_value_t = 1000)]
+    #[arg(long, default_value_t = 1000, value_parser = at_least_one())]
     pub epochs: usize,
     /// Adam step size, in centipawns.
     #[arg(long, default_value_t = 1.0)]
@@ -45,10 +46,10 @@ pub struct Args {
     #[arg(long, default_value = "src/eval/classical/weights.rs")]
     pub out: PathBuf,
     /// Threads for loading and for the gradient (default: all cores).
-    #[arg(long)]
+    #[arg(long, value_parser = at_least_one())]
     pub threads: Option<usize>,
     /// Print the error every this many epochs (and at the first and last).
-    #[arg(long, default_value_t = 1)]
+    #[arg(long, default_value_t = 1, value_parser = at_least_one())]
     pub report_every: usize,
 }
 
@@ -143,7 +144,7 @@ fn tune(args: &Args) -> Result<String, String> {
     );
 
     let train_start = Instant::now();
-    let report_every = args.report_every.max(1);
+    let report_every = args.report_every;
     let last = args.epochs.saturating_sub(1);
     let config = TrainConfig {
         epochs: args.epochs,

@@ -61,6 +61,19 @@ impl Format {
 pub struct ChunkError {
     pub path: PathBuf,
     pub error: ReadError,
+    /// The file gave no whole game before the problem: it could not be opened (missing, not
+    /// a regular file, named neither `.vf` nor `.bin`) or its first game does not read.
+    pub nothing_read: bool,
+}
+
+impl ChunkError {
+    /// Whether the problem makes the file count as unreadable or not data, which a command
+    /// reports with a non-zero exit: nothing read from it, or a read error of the system. A
+    /// torn or corrupt tail after whole games is not: a run still appending, or killed, leaves
+    /// one, and the games before it are good.
+    pub fn is_fatal(&self) -> bool {
+        self.nothing_read || self.error.kind == ReadErrorKind::Io
+    }
 }
 
 impl std::fmt::Display for ChunkError {
@@ -100,24 +113,34 @@ pub struct ChunkReader {
     path: PathBuf,
     format: Format,
     games: Games,
+    /// Whole games read so far.
+    read: u64,
     finished: bool,
     clean_end: bool,
 }
 
 impl ChunkReader {
-    /// Opens `path`, its format known by its extension.
+    /// Opens `path`, its format known by its extension. The file is opened first, through the
+    /// one rule for every file read ([`crate::files::open_regular`]), so a missing path says
+    /// "no such file or directory" rather than that its name is wrong, and a device or a pipe
+    /// is refused before a byte is read.
     pub fn open(path: &Path) -> Result<ChunkReader, ChunkError> {
         let error = |message: String| ChunkError {
             path: path.to_path_buf(),
             error: ReadError {
                 offset: 0,
-                kind: ReadErrorKind::Io,
+                kind: ReadErrorKind::Open,
                 message,
             },
+            nothing_read: true,
         };
+        let (file, _) = crate::files::open_regular(path).map_err(|e| {
+            // The rule's error is "<path>: <reason>"; the path is shown once, by ChunkError.
+            let prefix = format!("{}: ", path.display());
+            error(e.strip_prefix(&prefix).unwrap_or(&e).to_string())
+        })?;
         let format = Format::of_path(path)
             .ok_or_else(|| error("not a data file: the name must end in .vf or .bin".into()))?;
-        let file = File::open(path).map_err(|e| error(format!("cannot open: {e}")))?;
         let input = BufReader::with_capacity(
             1 << 16,
             Hashing {
@@ -134,6 +157,7 @@ impl ChunkReader {
             path: path.to_path_buf(),
             format,
             games,
+            read: 0,
             finished: false,
             clean_end: false,
         })
@@ -188,6 +212,7 @@ impl ChunkReader {
         ChunkError {
             path: self.path.clone(),
             error,
+            nothing_read: self.read == 0,
         }
     }
 }
@@ -209,7 +234,10 @@ impl Iterator for ChunkReader {
                 self.clean_end = true;
                 None
             }
-            Some(Ok(game)) => Some(Ok(game)),
+            Some(Ok(game)) => {
+                self.read += 1;
+                Some(Ok(game))
+            }
             Some(Err(e)) => {
                 self.finished = true;
                 Some(Err(self.wrap(e)))
@@ -218,8 +246,10 @@ impl Iterator for ChunkReader {
     }
 }
 
-/// The chunk files named: files as given, folders by their `.vf` and `.bin` files (sorted by
-/// name, not recursive). Paths that cannot be listed come back as problems, not errors.
+/// The chunk files named: files as given, folders by their `.vf` and `.bin` entries (sorted by
+/// name, not recursive). Paths that cannot be listed come back as problems, not errors. An
+/// entry so named that is not a regular file (a dangling link, a device) is listed too, so
+/// that the reader refuses it by name rather than it vanishing from the count.
 pub fn chunk_paths(paths: &[PathBuf]) -> (Vec<PathBuf>, Vec<String>) {
     let mut out = Vec::new();
     let mut problems = Vec::new();
@@ -229,7 +259,7 @@ pub fn chunk_paths(paths: &[PathBuf]) -> (Vec<PathBuf>, Vec<String>) {
                 Ok(entries) => {
                     let mut found: Vec<PathBuf> = entries
                         .filter_map(|e| e.ok().map(|e| e.path()))
-                        .filter(|p| p.is_file() && Format::of_path(p).is_some())
+                        .filter(|p| !p.is_dir() && Format::of_path(p).is_some())
                         .collect();
                     found.sort();
                     out.extend(found);
@@ -540,5 +570,53 @@ mod tests {
         assert_eq!(games.len(), 1);
         let e = games[0].as_ref().unwrap_err();
         assert_eq!((e.kind.clone(), e.offset), (ReadErrorKind::Corrupt, 40));
+    }
+
+    fn temp(name: &str) -> PathBuf {
+        let dir = std::env::temp_dir().join(format!("cutoff-chunk-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        dir.join(name)
+    }
+
+    #[test]
+    fn a_missing_chunk_is_called_missing_whatever_its_name() {
+        for name in ["gone.vf", "gone.txt"] {
+            let e = ChunkReader::open(&temp(name)).err().unwrap();
+            assert!(e.is_fatal());
+            let text = e.to_string();
+            assert!(
+                text.ends_with(&format!("{name}: no such file or directory")),
+                "{text}"
+            );
+        }
+    }
+
+    #[test]
+    fn only_a_file_without_a_whole_game_is_fatal_not_a_damaged_tail() {
+        let read = |name: &str, bytes: &[u8]| {
+            let path = temp(name);
+            std::fs::write(&path, bytes).unwrap();
+            let errors: Vec<ChunkError> = ChunkReader::open(&path)
+                .unwrap()
+                .filter_map(Result::err)
+                .collect();
+            let _ = std::fs::remove_file(&path);
+            errors
+        };
+        let whole = records(&["e2e4", "e7e5"], 0, 0.5);
+        let mut damaged = records(&["d2d4", "d7d5"], 1, 0.5);
+        damaged.extend([0xff; RECORD_BYTES]);
+        // A whole game, then a game cut by a bad record: a damaged tail.
+        let tail = read("tail.bin", &[whole, damaged.clone()].concat());
+        assert_eq!(tail.len(), 1);
+        assert!(!tail[0].is_fatal(), "{}", tail[0]);
+        // The first game is cut by the bad record: no whole game came out.
+        let first = read("first.bin", &damaged);
+        assert_eq!(first.len(), 1);
+        assert!(first[0].is_fatal(), "{}", first[0]);
+        assert!(
+            read("empty.bin", b"").is_empty(),
+            "an empty chunk is no error"
+        );
     }
 }

@@ -102,10 +102,18 @@ pub fn append(chunk: &Path, entry: &Entry) -> std::io::Result<()> {
     file.write_all(text.as_bytes())
 }
 
-/// The last complete line for the file name of `chunk`, if its manifest has one.
+/// The largest manifest read: a line is some 300 bytes a checkpoint of 256 games, so this is
+/// millions of checkpoints; the bound keeps a manifest replaced by an endless file from
+/// growing memory.
+const MAX_MANIFEST_BYTES: u64 = 64 << 20;
+
+/// The last complete line for the file name of `chunk`, if its manifest has one (and is a
+/// regular file of text, read through the one rule of [`crate::files`]).
 pub fn last_entry(chunk: &Path) -> Option<Entry> {
     let name = chunk.file_name()?.to_str()?;
-    let text = std::fs::read_to_string(manifest_path(chunk)).ok()?;
+    let bytes =
+        crate::files::read_bounded(&manifest_path(chunk), MAX_MANIFEST_BYTES, "a manifest").ok()?;
+    let text = String::from_utf8(bytes).ok()?;
     text.split_inclusive('\n')
         .filter(|l| l.ends_with('\n'))
         .filter_map(Entry::parse)

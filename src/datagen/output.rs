@@ -76,6 +76,13 @@ impl ChunkWriter {
             .truncate(false)
             .open(path)
             .map_err(|e| format!("cannot open {shown}: {e}"))?;
+        // A device or a pipe in the chunk's place would be read without end (`--append`) and
+        // written into: refused, as every file Cutoff reads (crate::files).
+        if !file.metadata().is_ok_and(|m| m.is_file()) {
+            return Err(crate::files::check_regular(path)
+                .err()
+                .unwrap_or_else(|| format!("{shown}: not a regular file")));
+        }
         let mut bytes = Vec::new();
         file.read_to_end(&mut bytes)
             .map_err(|e| format!("cannot read {shown}: {e}"))?;

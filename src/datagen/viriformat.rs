@@ -254,6 +254,9 @@ pub enum ReadErrorKind {
     Corrupt,
     /// The file could not be read.
     Io,
+    /// The file could not be opened, or is not one to read (its message says which); nothing
+    /// was read.
+    Open,
 }
 
 /// A problem at a byte offset of a file (the start of the game or record it concerns).
@@ -270,6 +273,8 @@ impl std::fmt::Display for ReadError {
             ReadErrorKind::Torn => "torn tail",
             ReadErrorKind::Corrupt => "corrupt",
             ReadErrorKind::Io => "read error",
+            // Nothing was read, so no offset: the message says why.
+            ReadErrorKind::Open => return write!(f, "{}", self.message),
         };
         write!(f, "{what} at byte {}: {}", self.offset, self.message)
     }

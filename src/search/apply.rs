@@ -9,7 +9,7 @@ use shakmaty::{Chess, Move, Position};
 
 use super::ordering::PieceTo;
 use super::worker::Worker;
-use crate::position::{full_key, key_after, null_move, Key};
+use crate::position::{key_after, null_move, Key};
 use crate::types::{Ply, Score};
 
 /// The position after the legal move `m` from `pos` (whose key is `key`), and its key: the
@@ -17,10 +17,10 @@ use crate::types::{Ply, Score};
 /// from the table).
 #[inline]
 pub(super) fn child_position(pos: &Chess, key: Key, m: Move) -> (Chess, Key) {
-    let early_key = key_after(pos, key, m);
+    let early = key_after(pos, key, m);
     let mut child = pos.clone();
     child.play_unchecked(m);
-    let child_key = early_key.unwrap_or_else(|| full_key(&child));
+    let child_key = early.finish(&child);
     (child, child_key)
 }
 
@@ -38,14 +38,13 @@ impl Worker<'_> {
         m: Move,
         search: impl FnOnce(&mut Self, &Chess, Key) -> Score,
     ) -> Score {
-        // The key first, so that the slot is on its way while the move is played.
-        let early_key = key_after(pos, key, m);
-        if let Some(k) = early_key {
-            self.shared.tt.prefetch(k);
-        }
+        // The key first, so that the slot is on its way while the move is played (for every
+        // move: the early key is exact but for a double push whose child can take en passant).
+        let early = key_after(pos, key, m);
+        self.shared.tt.prefetch(early.key);
         let mut child = pos.clone();
         child.play_unchecked(m);
-        let child_key = early_key.unwrap_or_else(|| full_key(&child));
+        let child_key = early.finish(&child);
         self.keys.push(child_key);
         self.stack[ply].moved = Some(PieceTo::of(pos.turn(), &m));
         self.evaluator.on_move(pos, &m, &child, ply);

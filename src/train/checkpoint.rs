@@ -42,7 +42,10 @@ pub fn save(dir: &Path, state: &TrainState, k: f64) -> Result<PathBuf, String> {
 
 /// Reads a checkpoint: the state and `K`.
 pub fn load(path: &Path) -> Result<(TrainState, f64), String> {
-    let bytes = std::fs::read(path).map_err(|e| format!("cannot read {}: {e}", path.display()))?;
+    // The largest checkpoint there can be: the float net and AdamW's two moments at the most
+    // neurons `--hidden` takes.
+    let max = HEADER_BYTES + 12 * Net::param_count(super::MAX_HIDDEN);
+    let bytes = crate::files::read_bounded(path, max as u64, "a training checkpoint")?;
     let bad = |what: &str| format!("{}: {what}", path.display());
     if bytes.len() < HEADER_BYTES || &bytes[..8] != MAGIC {
         return Err(bad("not a Cutoff training checkpoint"));

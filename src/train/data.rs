@@ -132,6 +132,9 @@ pub struct Loaded {
     pub positions: u64,
     /// Unreadable paths, torn or corrupt chunk tails (the whole games before them count).
     pub problems: Vec<String>,
+    /// Inputs missing, unreadable or not data (a tail problem is not one): `cutoff train`
+    /// refuses to train when there are any, rather than train on less than it was given.
+    pub failed: usize,
 }
 
 /// One chunk's kept positions in game order, each marked for validation or not.
@@ -141,6 +144,7 @@ struct ChunkSamples {
     games: u64,
     positions: u64,
     problems: Vec<String>,
+    failed: bool,
 }
 
 /// FNV-1a, 64 bits: the validation split's hash (and the net file's checksum).
@@ -171,6 +175,7 @@ fn load_chunk(path: &Path, filter: Filter, limit: usize) -> ChunkSamples {
         Ok(r) => r,
         Err(e) => {
             out.problems.push(e.to_string());
+            out.failed = true;
             return out;
         }
     };
@@ -178,6 +183,7 @@ fn load_chunk(path: &Path, filter: Filter, limit: usize) -> ChunkSamples {
         let game = match game {
             Ok(g) => g,
             Err(e) => {
+                out.failed = e.is_fatal();
                 out.problems.push(e.to_string());
                 break;
             }
@@ -211,6 +217,7 @@ pub fn load(paths: &[PathBuf], filter: Filter, max_positions: Option<usize>) -> 
         .collect();
     let mut loaded = Loaded {
         chunks: chunks.len(),
+        failed: problems.len(),
         ..Loaded::default()
     };
     let mut kept = 0;
@@ -218,6 +225,7 @@ pub fn load(paths: &[PathBuf], filter: Filter, max_positions: Option<usize>) -> 
         loaded.games += chunk.games;
         loaded.positions += chunk.positions;
         problems.extend(chunk.problems);
+        loaded.failed += usize::from(chunk.failed);
         for (held_out, sample) in chunk.samples {
             if kept == limit {
                 break;

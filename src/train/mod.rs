@@ -33,6 +33,12 @@ const ADAM_EPSILON: f64 = 1e-8;
 /// The search interval for `K` (centipawns) and the width at which the search stops.
 const K_RANGE: (f64, f64) = (10.0, 5000.0);
 const K_TOLERANCE: f64 = 1e-3;
+/// Below this many training positions a fitted `K` is not to be trusted: a few dozen games'
+/// positions are near copies of each other, and their results too few to place the curve
+/// (one game's fit lands on the search's bound). Cutoff's data fits about 130 cp.
+pub const MIN_K_FIT_POSITIONS: usize = 10_000;
+/// The most neurons `--hidden` takes: a net of about 6 MB, far beyond what is trained here.
+pub const MAX_HIDDEN: usize = 4096;
 
 /// How to train.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -128,6 +134,35 @@ fn score_error(samples: &[Sample], k: f64) -> f64 {
 /// golden-section search, as the Texel tuner fits its `K` (the error is unimodal in `K`).
 pub fn fit_k(samples: &[Sample]) -> f64 {
     crate::util::golden_section_min(K_RANGE, K_TOLERANCE, |k| score_error(samples, k))
+}
+
+/// What is wrong with a `K` fitted on `positions` training positions, if anything: too few
+/// positions to fit it, or a `K` at an end of the search range (the data could not place it,
+/// and it only says where the search stopped). Said as a warning, not an error: the run may be
+/// a quick test, and `--k` sets a `K` instead.
+pub fn k_fit_warning(positions: usize, k: f64) -> Option<String> {
+    let at_bound = k - K_RANGE.0 < 1.0 || K_RANGE.1 - k < 1.0;
+    let few = positions < MIN_K_FIT_POSITIONS;
+    if !at_bound && !few {
+        return None;
+    }
+    let mut why = Vec::new();
+    if few {
+        why.push(format!(
+            "only {positions} training positions (fewer than {MIN_K_FIT_POSITIONS})"
+        ));
+    }
+    if at_bound {
+        why.push(format!(
+            "K landed on the end of its search range ({}..{} cp)",
+            K_RANGE.0, K_RANGE.1
+        ));
+    }
+    Some(format!(
+        "K = {k:.2} cp is not to be trusted: {}; the data is too small to fit K (give more \
+         data, or --k; Cutoff's data fits about 130)",
+        why.join(", ")
+    ))
 }
 
 /// The order of the training positions in `epoch` (0-based): a Fisher-Yates shuffle from the

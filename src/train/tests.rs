@@ -216,3 +216,13 @@ fn the_learning_rate_falls_along_a_cosine_to_a_tenth() {
     assert!((learning_rate(0.001, 50, 100) - 0.00055).abs() < 1e-12);
     assert!((learning_rate(0.001, 100, 100) - 0.0001).abs() < 1e-12);
 }
+
+#[test]
+fn a_k_fitted_on_few_positions_or_at_its_bound_is_warned_about() {
+    assert_eq!(k_fit_warning(4_000_000, 129.7), None);
+    let few = k_fit_warning(2_000, 129.7).unwrap();
+    assert!(few.contains("only 2000 training positions"), "{few}");
+    let bound = k_fit_warning(4_000_000, K_RANGE.0 + K_TOLERANCE).unwrap();
+    assert!(bound.contains("end of its search range"), "{bound}");
+    assert!(k_fit_warning(4_000_000, K_RANGE.1).is_some());
+}

@@ -237,8 +237,7 @@ impl Dataset {
     /// Loads a data file: `cutoff datagen` records, or text lines `<fen> | <result>`, read
     /// through the one rule for files (a regular file, at most [`MAX_DATA_BYTES`]).
     pub fn load(path: &Path) -> Result<Dataset, String> {
-        let bytes = crate::files::read_bounded(path, MAX_DATA_BYTES, "a tuning data file")
-            .map_err(|e| format!("cannot read {e}"))?;
+        let bytes = crate::files::read_bounded(path, MAX_DATA_BYTES, "a tuning data file")?;
         let context = |e: String| format!("{}: {e}", path.display());
         if is_text(&bytes) {
             let text = String::from_utf8(bytes).map_err(|e| context(e.to_string()))?;

@@ -26,6 +26,8 @@ use std::io::Read;
 use std::path::Path;
 use std::sync::Arc;
 
+use arrayvec::ArrayVec;
+
 use shakmaty::{Board, Chess, Color, Move, Position, Role, Square};
 
 use crate::files;
@@ -368,16 +370,42 @@ fn add_assign(acc: &mut [i16], w: &[i16]) {
     portable::add_assign(acc, w);
 }
 
-/// `acc -= w`, lane by lane, wrapping.
+/// The rows a move takes out of one perspective's accumulator and puts into it: at most two
+/// each (a capture takes two out, castling two out and two in).
+type Rows<'a> = ArrayVec<&'a [i16], 2>;
+
+/// `child = parent − Σ sub + Σ add`, lane by lane, wrapping, in one pass: each value of the
+/// parent and of each row is read once and the child written once, with no copy first.
+/// `simd` is the caller's choice made once ([`Accumulators::new`]); every slice is `hidden`
+/// long (the net's rows and accumulators, and nothing else, reach this module-private door).
 #[inline]
-fn sub_assign(acc: &mut [i16], w: &[i16]) {
+fn update_into(simd: bool, child: &mut [i16], parent: &[i16], sub: &Rows, add: &Rows) {
+    debug_assert!(
+        child.len().is_multiple_of(16)
+            && parent.len() == child.len()
+            && sub.iter().chain(add).all(|r| r.len() == child.len())
+    );
     #[cfg(target_arch = "x86_64")]
-    if has_avx2() {
-        // SAFETY: as for `add_assign`: AVX2 is present, and the kernel stays in the slices.
-        unsafe { simd::sub_assign(acc, w) };
+    if simd {
+        // SAFETY: `simd` is true only where `has_avx2()` said so when the accumulators were
+        // made; the kernel touches `child.len()` values of each slice, and every slice that
+        // reaches here is a row or an accumulator half of one net: `hidden` values, a multiple
+        // of 16 (the loader accepts no other width).
+        unsafe {
+            // One kernel per shape a move has, so that the rows' loop is unrolled: a quiet move
+            // or a promotion (one out, one in), a capture or en passant (two out, one in),
+            // castling (two out, two in).
+            match (&sub[..], &add[..]) {
+                ([s], [a]) => simd::update_into::<1, 1>(child, parent, [s], [a]),
+                ([s, t], [a]) => simd::update_into::<2, 1>(child, parent, [s, t], [a]),
+                ([s, t], [a, b]) => simd::update_into::<2, 2>(child, parent, [s, t], [a, b]),
+                _ => portable::update_into(child, parent, sub, add),
+            }
+        }
         return;
     }
-    portable::sub_assign(acc, w);
+    let _ = simd;
+    portable::update_into(child, parent, sub, add);
 }
 
 /// `Σ clamp(a, 0, QA) · w · clamp(a, 0, QA)`, in wrapping 32-bit arithmetic.
@@ -402,9 +430,16 @@ mod portable {
         }
     }
 
-    pub fn sub_assign(acc: &mut [i16], w: &[i16]) {
-        for (a, &b) in acc.iter_mut().zip(w) {
-            *a = a.wrapping_sub(b);
+    pub fn update_into(child: &mut [i16], parent: &[i16], sub: &[&[i16]], add: &[&[i16]]) {
+        for (i, (c, &p)) in child.iter_mut().zip(parent).enumerate() {
+            let mut v = p;
+            for row in sub {
+                v = v.wrapping_sub(row[i]);
+            }
+            for row in add {
+                v = v.wrapping_add(row[i]);
+            }
+            *c = v;
         }
     }
 
@@ -446,16 +481,27 @@ mod simd {
     }
 
     /// # Safety
-    /// The CPU must support AVX2.
+    /// The CPU must support AVX2; `parent` and every row must hold at least `child.len()`
+    /// values, a multiple of 16.
     #[target_feature(enable = "avx2")]
-    pub unsafe fn sub_assign(acc: &mut [i16], w: &[i16]) {
-        assert!(acc.len() == w.len() && acc.len().is_multiple_of(16));
-        for i in (0..acc.len()).step_by(16) {
-            // SAFETY: i + 16 <= len for both slices (asserted above).
+    pub unsafe fn update_into<const S: usize, const A: usize>(
+        child: &mut [i16],
+        parent: &[i16],
+        sub: [&[i16]; S],
+        add: [&[i16]; A],
+    ) {
+        for i in (0..child.len()).step_by(16) {
+            // SAFETY: i + 16 <= child.len() <= every other slice's length (the caller's
+            // promise); unaligned loads and stores are allowed.
             unsafe {
-                let a = _mm256_loadu_si256(acc.as_ptr().add(i).cast());
-                let b = _mm256_loadu_si256(w.as_ptr().add(i).cast());
-                _mm256_storeu_si256(acc.as_mut_ptr().add(i).cast(), _mm256_sub_epi16(a, b));
+                let mut v = _mm256_loadu_si256(parent.as_ptr().add(i).cast());
+                for row in sub {
+                    v = _mm256_sub_epi16(v, _mm256_loadu_si256(row.as_ptr().add(i).cast()));
+                }
+                for row in add {
+                    v = _mm256_add_epi16(v, _mm256_loadu_si256(row.as_ptr().add(i).cast()));
+                }
+                _mm256_storeu_si256(child.as_mut_ptr().add(i).cast(), v);
             }
         }
     }
@@ -493,6 +539,8 @@ mod simd {
 #[derive(Clone, Debug)]
 pub struct Accumulators {
     net: Arc<Network>,
+    /// Whether the AVX2 kernel updates them: decided once, here, not per move.
+    simd: bool,
     /// `MAX_PLY + 2` pairs of `2 · hidden` values, ply-major.
     stack: Vec<i16>,
 }
@@ -500,7 +548,11 @@ pub struct Accumulators {
 impl Accumulators {
     pub fn new(net: Arc<Network>) -> Accumulators {
         let stack = vec![0; (MAX_PLY + 2) * 2 * net.hidden];
-        Accumulators { net, stack }
+        Accumulators {
+            net,
+            simd: has_avx2(),
+            stack,
+        }
     }
 
     pub fn network(&self) -> &Arc<Network> {
@@ -580,19 +632,23 @@ impl Accumulators {
         }
         let net = &*self.net;
         let hidden = net.hidden;
-        let (parent_acc, child_acc) = Self::parent_and_child(&mut self.stack, 2 * hidden, ply);
-        child_acc.copy_from_slice(parent_acc);
-        let (white, black) = child_acc.split_at_mut(hidden);
+        let (mut white_sub, mut black_sub, mut white_add, mut black_add) =
+            (Rows::new(), Rows::new(), Rows::new(), Rows::new());
         for (color, role, sq) in removed.into_iter().flatten() {
             let (fw, fb) = features(color, role, sq);
-            sub_assign(white, net.feature_weights(fw));
-            sub_assign(black, net.feature_weights(fb));
+            white_sub.push(net.feature_weights(fw));
+            black_sub.push(net.feature_weights(fb));
         }
         for (color, role, sq) in added.into_iter().flatten() {
             let (fw, fb) = features(color, role, sq);
-            add_assign(white, net.feature_weights(fw));
-            add_assign(black, net.feature_weights(fb));
+            white_add.push(net.feature_weights(fw));
+            black_add.push(net.feature_weights(fb));
         }
+        let (parent_acc, child_acc) = Self::parent_and_child(&mut self.stack, 2 * hidden, ply);
+        let (parent_white, parent_black) = parent_acc.split_at(hidden);
+        let (child_white, child_black) = child_acc.split_at_mut(hidden);
+        update_into(self.simd, child_white, parent_white, &white_sub, &white_add);
+        update_into(self.simd, child_black, parent_black, &black_sub, &black_add);
     }
 }
 
@@ -600,9 +656,9 @@ impl Accumulators {
 mod tests;
 
 /// The net built into the binary: `nets/cutoff-256-m15-l10.nnue` (394,820 bytes), trained on
-/// Cutoff's own games; it beats the classical evaluation at equal nodes. Not yet the default
-/// evaluation: that waits for the clocked match (docs/nets.md);
-/// `setoption name Evaluation value net` plays with it.
+/// Cutoff's own games; it beats the classical evaluation at equal nodes and on the clock
+/// (docs/nets.md), and is the default evaluation; `setoption name Evaluation value classical`
+/// plays without it.
 static EMBEDDED: &[u8] = include_bytes!("../../../nets/cutoff-256-m15-l10.nnue");
 
 impl Network {

@@ -76,11 +76,25 @@ fn simd_kernels_give_the_portable_results() {
         unsafe { simd::add_assign(&mut x, &w) };
         portable::add_assign(&mut y, &w);
         assert_eq!(x, y);
+        // The fused update with every count of rows a move takes out and puts in: the same
+        // lanes as the portable pass, and taking `w` back out of `x` gives `a` again.
+        let v: Vec<i16> = (0..n).map(|_| draw(300)).collect();
+        let (mut c1, mut c2) = (vec![0; n], vec![0; n]);
+        // SAFETY: as above; every slice is `n` long, a multiple of 16.
+        unsafe { simd::update_into(&mut c1, &x, [&w[..]], [&v[..]]) };
+        portable::update_into(&mut c2, &x, &[&w[..]], &[&v[..]]);
+        assert_eq!(c1, c2, "round {round}: quiet");
         // SAFETY: as above.
-        unsafe { simd::sub_assign(&mut x, &w) };
-        portable::sub_assign(&mut y, &w);
-        assert_eq!(x, y);
-        assert_eq!(x, a);
+        unsafe { simd::update_into(&mut c1, &x, [&w[..], &v[..]], [&a[..]]) };
+        portable::update_into(&mut c2, &x, &[&w[..], &v[..]], &[&a[..]]);
+        assert_eq!(c1, c2, "round {round}: capture");
+        // SAFETY: as above.
+        unsafe { simd::update_into(&mut c1, &x, [&w[..], &v[..]], [&a[..], &w[..]]) };
+        portable::update_into(&mut c2, &x, &[&w[..], &v[..]], &[&a[..], &w[..]]);
+        assert_eq!(c1, c2, "round {round}: castling");
+        let mut back = vec![0; n];
+        portable::update_into(&mut back, &x, &[&w[..]], &[]);
+        assert_eq!(back, a);
     }
 }
 
