@@ -16,8 +16,9 @@ const VALIDATION_BLOCK: usize = 256;
 /// Command-line arguments of `cutoff tune`.
 #[derive(clap::Args, Debug, Clone)]
 pub struct Args {
-    /// Positions as `cutoff datagen` writes them (binary records, quiet ones kept), or text
-    /// lines `<fen> | <result>`.
+    /// One file of 40-byte position records as `cutoff datagen --out F.bin` writes them (not
+    /// the `.vf` game records, its default: `datagen --convert` goes the other way only), or
+    /// text lines `<fen> | <result>`. Of the records only the quiet positions are used.
     #[arg(long)]
     pub data: PathBuf,
     /// Weight of the game result in the target; the rest is the search score's expected result.
