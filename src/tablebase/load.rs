@@ -511,13 +511,15 @@ mod tests {
         );
         let (_, loaded) = Tablebases::load("<empty>:");
         assert_eq!((loaded.directories, loaded.errors.len()), (0, 0));
+        let _ = fs::remove_dir_all(&dir);
     }
 
     /// Header reads come from the bytes read ahead, in any order and across chunks, and
     /// equal the file's; so do reads past the end and reads after the header is dropped.
     #[test]
     fn header_reads_from_memory_equal_the_files_bytes() {
-        let path = temp_dir("head").join("data");
+        let dir = temp_dir("head");
+        let path = dir.join("data");
         let bytes: Vec<u8> = (0..10_000u32).map(|i| (i * 7 + i / 251) as u8).collect();
         fs::write(&path, &bytes).unwrap();
         let file = RegularFiles.open(&path).unwrap();
@@ -532,5 +534,6 @@ mod tests {
         assert!(read(9_995, 10, ReadHint::Header).is_err());
         assert_eq!(read(8000, 3, ReadHint::Data).unwrap(), bytes[8000..8003]);
         assert_eq!(read(10, 3, ReadHint::Header).unwrap(), bytes[10..13]);
+        let _ = fs::remove_dir_all(&dir);
     }
 }
