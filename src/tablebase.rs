@@ -4,17 +4,17 @@
 //! with WDL where DTZ is missing).
 //!
 //! Probing is `shakmaty-syzygy`'s, the crate made for shakmaty positions. Tables are added file
-//! by file, each checked first (name, size, magic bytes), so that one bad file loses only itself
-//! and is named in the errors; a table that still fails when read (a damaged middle) makes
-//! that probe fail, never the engine: a failed probe is "no answer" and the search goes on.
+//! by file, each checked first (a regular file, its size, its header) and probed once when
+//! loaded (`load.rs`), so that one bad file loses only itself and is named in the errors; a
+//! table that still fails when read (damage the load-time probes missed) makes that probe
+//! fail, never the engine: a failed probe is "no answer" and the search goes on.
 
-use std::fs;
-use std::io::Read;
 use std::panic::{catch_unwind, AssertUnwindSafe};
-use std::path::{Path, PathBuf};
 
 use shakmaty::{Chess, Move, Position};
 use shakmaty_syzygy::{Dtz, MaybeRounded, Tablebase, Wdl};
+
+mod load;
 
 /// The first bytes of every WDL (`.rtbw`) and DTZ (`.rtbz`) table file.
 const WDL_MAGIC: [u8; 4] = [0x71, 0xe8, 0x23, 0x5d];
@@ -66,6 +66,8 @@ pub struct Loaded {
     /// Materials with a WDL table, which every probe needs (a WDL and DTZ pair counts once,
     /// as Stockfish's "Found N tablebases" counts).
     pub tables: usize,
+    /// Directories named (`<empty>` and empty parts not counted).
+    pub directories: usize,
     /// One line per directory or file that could not be used, naming it.
     pub errors: Vec<String>,
 }
@@ -97,82 +99,11 @@ impl std::fmt::Debug for Tablebases {
     }
 }
 
-/// Whether `path` starts with `magic`: a cheap check that it is a table at all.
-fn has_magic(path: &Path, magic: [u8; 4]) -> Result<(), String> {
-    let mut head = [0u8; 4];
-    fs::File::open(path)
-        .and_then(|mut f| f.read_exact(&mut head))
-        .map_err(|e| format!("{}: cannot read: {e}", path.display()))?;
-    if head == magic {
-        Ok(())
-    } else {
-        Err(format!(
-            "{}: not a Syzygy table (bad magic bytes)",
-            path.display()
-        ))
-    }
-}
-
 impl Tablebases {
-    /// The tables of every directory of `path` (`:`-separated; empty or `<empty>`: none).
+    /// The tables of every directory of `path` (`:`-separated; empty or `<empty>`: none),
+    /// each file checked and each table probed once (`tablebase/load.rs`).
     pub fn load(path: &str) -> (Tablebases, Loaded) {
-        let mut tb = Tablebases::default();
-        let mut loaded = Loaded::default();
-        for dir in path.split(PATH_SEPARATORS).map(str::trim) {
-            if dir.is_empty() || dir == "<empty>" {
-                continue;
-            }
-            tb.add_directory(Path::new(dir), &mut loaded);
-        }
-        let mut materials: Vec<&String> = tb.wdl.iter().collect();
-        materials.sort();
-        materials.dedup();
-        loaded.tables = materials.len();
-        (tb, loaded)
-    }
-
-    fn add_directory(&mut self, dir: &Path, loaded: &mut Loaded) {
-        let entries = match fs::read_dir(dir) {
-            Ok(entries) => entries,
-            Err(e) => {
-                loaded
-                    .errors
-                    .push(format!("{}: cannot read the directory: {e}", dir.display()));
-                return;
-            }
-        };
-        let mut files: Vec<PathBuf> = entries.filter_map(|e| Some(e.ok()?.path())).collect();
-        files.sort();
-        for file in files {
-            match self.add_file(&file) {
-                Ok(true) => loaded.files += 1,
-                Ok(false) => {}
-                Err(e) => loaded.errors.push(e),
-            }
-        }
-    }
-
-    /// Adds one file: `Ok(false)` when it is no table file by name (ignored), an error naming
-    /// it when it is one but cannot be used.
-    fn add_file(&mut self, file: &Path) -> Result<bool, String> {
-        let ext = file.extension().and_then(|e| e.to_str());
-        let (magic, names) = match ext {
-            Some("rtbw") => (WDL_MAGIC, &mut self.wdl),
-            Some("rtbz") => (DTZ_MAGIC, &mut self.dtz),
-            _ => return Ok(false),
-        };
-        let Some(stem) = file.file_stem().and_then(|s| s.to_str()) else {
-            return Ok(false);
-        };
-        has_magic(file, magic)?;
-        match self.tables.add_file(file) {
-            Ok(()) => {
-                names.push(stem.to_string());
-                Ok(true)
-            }
-            Err(e) if e.kind() == std::io::ErrorKind::InvalidInput => Ok(false),
-            Err(e) => Err(format!("{}: {e} (truncated or damaged?)", file.display())),
-        }
+        load::load(path)
     }
 
     /// The most pieces of any table (0 without tables).

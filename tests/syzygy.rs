@@ -11,7 +11,7 @@ mod common;
 use std::fs;
 use std::path::{Path, PathBuf};
 use std::process::Command;
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 use common::{is_error_report, Engine};
 
@@ -43,11 +43,51 @@ fn found(lines: &[String]) -> Option<usize> {
     })
 }
 
-/// A copy of the tables in a fresh directory, to damage.
-fn copy_of(tables: &Path, name: &str) -> PathBuf {
+/// A fresh, empty directory of this test run.
+fn fresh_dir(name: &str) -> PathBuf {
     let dir = std::env::temp_dir().join(format!("cutoff-syzygy-{}-{name}", std::process::id()));
     let _ = fs::remove_dir_all(&dir);
     fs::create_dir_all(&dir).unwrap();
+    dir
+}
+
+/// A fresh directory with both files of each table of `materials` (`KQvK`), writable copies
+/// (the shared ones are read-only), to damage.
+fn dir_with(tables: &Path, name: &str, materials: &[&str]) -> PathBuf {
+    let dir = fresh_dir(name);
+    for material in materials {
+        for ext in ["rtbw", "rtbz"] {
+            let file = format!("{material}.{ext}");
+            fs::write(dir.join(&file), fs::read(tables.join(&file)).unwrap()).unwrap();
+        }
+    }
+    dir
+}
+
+/// Cuts `file` to `len` bytes.
+fn cut(file: &Path, len: u64) {
+    let f = fs::OpenOptions::new().write(true).open(file).unwrap();
+    f.set_len(len).unwrap();
+}
+
+/// Whether some `info string error` names `what`.
+fn names(lines: &[String], what: &str) -> bool {
+    lines.iter().any(|l| is_error_report(l) && l.contains(what))
+}
+
+/// The `tbhits` of a depth-6 search of a won KQvK root.
+fn kqvk_tbhits(e: &mut Engine) -> u64 {
+    let r = e.search(
+        "position fen 8/8/8/8/8/3k4/8/3KQ3 w - - 0 1",
+        "go depth 6",
+        SEARCH,
+    );
+    r.last_score_info().tbhits.unwrap_or(0)
+}
+
+/// A copy of the tables in a fresh directory, to damage.
+fn copy_of(tables: &Path, name: &str) -> PathBuf {
+    let dir = fresh_dir(name);
     for entry in fs::read_dir(tables).unwrap() {
         let path = entry.unwrap().path();
         if path.extension().is_some_and(|e| e == "rtbw" || e == "rtbz") {
@@ -107,7 +147,7 @@ fn truncated_and_damaged_tables_are_named_and_never_crash_a_search() {
     let kqvk = dir.join("KQvK.rtbw");
     let bytes = fs::read(&kqvk).unwrap();
     fs::write(&kqvk, &bytes[..bytes.len() / 2 + 3]).unwrap();
-    // Truncated to a size a table could have: accepted, then fails when read.
+    // Truncated to a size a table could have: refused when loading too (its probe fails).
     let krvk = dir.join("KRvK.rtbw");
     let bytes = fs::read(&krvk).unwrap();
     fs::write(&krvk, &bytes[..80]).unwrap();
@@ -124,13 +164,13 @@ fn truncated_and_damaged_tables_are_named_and_never_crash_a_search() {
 
     let mut e = Engine::started();
     let lines = set_path(&mut e, dir.to_str().unwrap());
-    for name in ["KQvK.rtbw", "KNvKP.rtbw"] {
+    for name in ["KQvK.rtbw", "KNvKP.rtbw", "KRvK.rtbw"] {
         assert!(
             lines.iter().any(|l| is_error_report(l) && l.contains(name)),
             "{name} not named: {lines:?}"
         );
     }
-    assert_eq!(found(&lines), Some(33), "{lines:?}");
+    assert_eq!(found(&lines), Some(32), "{lines:?}");
     for fen in [
         "8/8/8/8/8/3k4/8/3KQ3 w - - 0 1",
         "8/8/8/8/8/3k4/8/3KR3 w - - 0 1",
@@ -142,6 +182,129 @@ fn truncated_and_damaged_tables_are_named_and_never_crash_a_search() {
         assert_ne!(r.bestmove, "(none)", "{fen}");
     }
     let _ = fs::remove_dir_all(&dir);
+}
+
+/// A FIFO with a table's name used to hang the engine in the blocking open of its magic
+/// check (no `readyok`, no `quit`): it is refused without blocking, named, and the rest load.
+#[cfg(unix)]
+#[test]
+fn a_named_pipe_among_the_tables_is_named_and_the_engine_stays_ready() {
+    let Some(tables) = tables("a_named_pipe_among_the_tables_is_named_and_the_engine_stays_ready")
+    else {
+        return;
+    };
+    let dir = dir_with(&tables, "pipe", &["KRvK"]);
+    let pipe = std::ffi::CString::new(dir.join("KQvK.rtbw").to_str().unwrap()).unwrap();
+    // SAFETY: `pipe` is a valid NUL-terminated path that outlives the call.
+    assert_eq!(unsafe { libc::mkfifo(pipe.as_ptr(), 0o600) }, 0);
+    let mut e = Engine::started();
+    let sent = Instant::now();
+    let lines = set_path(&mut e, dir.to_str().unwrap());
+    assert!(
+        sent.elapsed() < Duration::from_secs(2),
+        "{:?}",
+        sent.elapsed()
+    );
+    assert!(
+        lines.iter().any(|l| is_error_report(l)
+            && l.contains("KQvK.rtbw")
+            && l.contains("a named pipe, not a regular file")),
+        "{lines:?}"
+    );
+    assert_eq!(found(&lines), Some(1), "{lines:?}");
+    e.send("quit");
+    assert!(e.wait_exit(Duration::from_secs(5)).is_some(), "no exit");
+    let _ = fs::remove_dir_all(&dir);
+}
+
+/// A WDL table cut to 144 bytes (a size a table can have) used to load with no error and
+/// then answer nothing (`tbhits=0` in KQvK): it is probed when loaded, named and dropped.
+#[test]
+fn a_wdl_table_cut_short_is_named_when_loaded_and_dropped() {
+    let Some(tables) = tables("a_wdl_table_cut_short_is_named_when_loaded_and_dropped") else {
+        return;
+    };
+    let dir = dir_with(&tables, "cut-wdl", &["KQvK", "KRvK"]);
+    cut(&dir.join("KQvK.rtbw"), 144);
+    let mut e = Engine::started();
+    let lines = set_path(&mut e, dir.to_str().unwrap());
+    assert!(names(&lines, "KQvK.rtbw"), "{lines:?}");
+    assert!(!names(&lines, "KRvK"), "{lines:?}");
+    // KRvK stays, and KQvK's DTZ file (useless without its WDL partner, but not damaged).
+    assert_eq!(found(&lines), Some(1), "{lines:?}");
+    assert!(lines.iter().any(|l| l.contains("(3 files")), "{lines:?}");
+    let _ = fs::remove_dir_all(&dir);
+}
+
+/// A DTZ table cut to 2,000 bytes (shakmaty-syzygy's size check lets it through) used to load
+/// with no error and then be useless (a won root scored without its distance): it is named
+/// and dropped when loaded, and its WDL partner still probed.
+#[test]
+fn a_dtz_table_cut_short_is_named_when_loaded_and_its_wdl_partner_kept() {
+    let Some(tables) =
+        tables("a_dtz_table_cut_short_is_named_when_loaded_and_its_wdl_partner_kept")
+    else {
+        return;
+    };
+    let dir = dir_with(&tables, "cut-dtz", &["KQvK", "KRvK"]);
+    cut(&dir.join("KQvK.rtbz"), 2000);
+    let mut e = Engine::started();
+    let lines = set_path(&mut e, dir.to_str().unwrap());
+    assert!(names(&lines, "KQvK.rtbz"), "{lines:?}");
+    assert!(!names(&lines, "KQvK.rtbw"), "{lines:?}");
+    assert_eq!(found(&lines), Some(2), "{lines:?}");
+    assert!(lines.iter().any(|l| l.contains("(3 files")), "{lines:?}");
+    assert!(kqvk_tbhits(&mut e) > 0);
+    let _ = fs::remove_dir_all(&dir);
+}
+
+/// A zero-filled file with the WDL magic and a size the size check accepts (2^30 + 16 bytes,
+/// sparse: no disk) used to load with no error and answer nothing: its header is refused.
+#[test]
+fn a_zero_filled_table_of_an_accepted_size_is_refused_when_loaded() {
+    let Some(tables) = tables("a_zero_filled_table_of_an_accepted_size_is_refused_when_loaded")
+    else {
+        return;
+    };
+    let dir = dir_with(&tables, "zero", &["KRvK"]);
+    let kqvk = dir.join("KQvK.rtbw");
+    let mut f = fs::File::create(&kqvk).unwrap();
+    std::io::Write::write_all(&mut f, &[0x71, 0xe8, 0x23, 0x5d]).unwrap();
+    f.set_len((1 << 30) + 16).unwrap();
+    drop(f);
+    let mut e = Engine::started();
+    let lines = set_path(&mut e, dir.to_str().unwrap());
+    assert!(names(&lines, "KQvK.rtbw"), "{lines:?}");
+    assert_eq!(found(&lines), Some(1), "{lines:?}");
+    let _ = fs::remove_dir_all(&dir);
+}
+
+/// A folder with no table used to replace the loaded tables by none (`Found 0 tablebases`):
+/// it is named in an error and the previous tables stay. `<empty>` and an empty value still
+/// unload them.
+#[test]
+fn a_folder_with_no_tables_keeps_the_previous_ones_and_empty_still_unloads_them() {
+    let Some(tables) =
+        tables("a_folder_with_no_tables_keeps_the_previous_ones_and_empty_still_unloads_them")
+    else {
+        return;
+    };
+    let empty = fresh_dir("no-tables");
+    fs::write(empty.join("README.txt"), "not a table").unwrap();
+    let mut e = Engine::started();
+    assert_eq!(found(&set_path(&mut e, tables.to_str().unwrap())), Some(35));
+    let lines = set_path(&mut e, empty.to_str().unwrap());
+    assert!(names(&lines, empty.to_str().unwrap()), "{lines:?}");
+    assert_eq!(found(&lines), None, "{lines:?}");
+    assert!(kqvk_tbhits(&mut e) > 0);
+    for value in ["<empty>", ""] {
+        assert_eq!(found(&set_path(&mut e, tables.to_str().unwrap())), Some(35));
+        let lines = set_path(&mut e, value);
+        assert_eq!(found(&lines), Some(0), "{value:?}: {lines:?}");
+        assert!(!lines.iter().any(|l| is_error_report(l)), "{lines:?}");
+        assert_eq!(kqvk_tbhits(&mut e), 0, "{value:?}");
+    }
+    let _ = fs::remove_dir_all(&empty);
 }
 
 /// Won and drawn roots: the move played keeps the tables' outcome (checked against our own

@@ -235,14 +235,14 @@ impl Engine {
     }
 
     /// Opens the tables of `path`, reporting what was found and every file or directory that
-    /// could not be used. When nothing usable was found but something failed, the previous
-    /// tables stay.
+    /// could not be used. When a path naming directories gives no usable table (a typo, an
+    /// empty folder), the previous tables stay; only `<empty>` or an empty value unloads them.
     fn load_tablebases(&mut self, path: String) {
         let (tablebases, loaded) = Tablebases::load(&path);
         for e in &loaded.errors {
             send_error(&format!("SyzygyPath: {e}"));
         }
-        if loaded.tables == 0 && !loaded.errors.is_empty() {
+        if loaded.tables == 0 && loaded.directories > 0 {
             let kept = &self.options.syzygy_path;
             let kept = if kept.is_empty() { "none" } else { kept };
             return send_error(&format!(
