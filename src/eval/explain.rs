@@ -113,7 +113,9 @@ pub fn board_lines(c: &Contributions) -> Vec<String> {
                 Cell::Piece(piece, Some(cp)) => (piece.char(), pawns(cp)),
             };
             letters.push_str(&format!("|   {letter}   "));
-            values.push_str(&format!("|{value:^7}"));
+            // A space always follows the bar, so that "-10.66" (six characters) keeps the line's
+            // shape (a GUI or script splits the board on " | ").
+            values.push_str(&format!("| {value:^6}"));
         }
         out.push(letters + "|");
         out.push(values + "|");
