@@ -72,7 +72,7 @@ impl Evaluator {
     /// below the tablebase and mate bands, so that no evaluation reads as a proven result.
     #[inline]
     pub fn evaluate(&mut self, pos: &Chess, ply: Ply) -> Score {
-        let score = match &mut self.net {
+        let score = match &self.net {
             None => classical::evaluate_cached(pos, &mut self.pawns),
             Some(acc) => {
                 let score = acc.evaluate(ply, pos.turn());

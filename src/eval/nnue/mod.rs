@@ -543,71 +543,6 @@ pub struct Accumulators {
     simd: bool,
     /// `MAX_PLY + 2` pairs of `2 · hidden` values, ply-major.
     stack: Vec<i16>,
-    /// Per ply, what the move into it changed (a null move: nothing), not yet applied.
-    deltas: Vec<Delta>,
-    /// Per ply, whether its pair is up to date; a ply not up to date is made from its parent's
-    /// only when an evaluation at it asks ([`Accumulators::evaluate`]), so that the children
-    /// the table, a repetition or a cutoff settle before any evaluation cost no update.
-    ready: Vec<bool>,
-}
-
-/// The features a move takes out of the position and puts in, as (White's, Black's) pairs:
-/// at most two each.
-#[derive(Clone, Copy, Debug, Default)]
-struct Delta {
-    removed: [(u16, u16); 2],
-    added: [(u16, u16); 2],
-    n_removed: u8,
-    n_added: u8,
-}
-
-impl Delta {
-    fn remove(&mut self, (color, role, sq): (Color, Role, Square)) {
-        let (w, b) = features(color, role, sq);
-        self.removed[usize::from(self.n_removed)] = (w as u16, b as u16);
-        self.n_removed += 1;
-    }
-
-    fn add(&mut self, (color, role, sq): (Color, Role, Square)) {
-        let (w, b) = features(color, role, sq);
-        self.added[usize::from(self.n_added)] = (w as u16, b as u16);
-        self.n_added += 1;
-    }
-
-    /// What `m`, played by `us`, changes: `None` for a move of no standard chess (a drop).
-    #[inline]
-    fn of(m: &Move, us: Color) -> Option<Delta> {
-        let mut d = Delta::default();
-        match *m {
-            Move::Normal {
-                role,
-                from,
-                capture,
-                to,
-                promotion,
-            } => {
-                d.remove((us, role, from));
-                if let Some(taken) = capture {
-                    d.remove((!us, taken, to));
-                }
-                d.add((us, promotion.unwrap_or(role), to));
-            }
-            Move::EnPassant { from, to } => {
-                d.remove((us, Role::Pawn, from));
-                d.remove((!us, Role::Pawn, Square::from_coords(to.file(), from.rank())));
-                d.add((us, Role::Pawn, to));
-            }
-            Move::Castle { king, rook } => {
-                let side = shakmaty::CastlingSide::from_queen_side(rook < king);
-                d.remove((us, Role::King, king));
-                d.remove((us, Role::Rook, rook));
-                d.add((us, Role::King, side.king_to(us)));
-                d.add((us, Role::Rook, side.rook_to(us)));
-            }
-            Move::Put { .. } => return None,
-        }
-        Some(d)
-    }
 }
 
 impl Accumulators {
@@ -617,8 +552,6 @@ impl Accumulators {
             net,
             simd: has_avx2(),
             stack,
-            deltas: vec![Delta::default(); MAX_PLY + 2],
-            ready: vec![false; MAX_PLY + 2],
         }
     }
 
@@ -643,83 +576,79 @@ impl Accumulators {
         let n = 2 * self.net.hidden;
         self.net
             .refresh(pos.board(), &mut self.stack[ply * n..(ply + 1) * n]);
-        self.ready[ply] = true;
     }
 
-    /// The value of the position at `ply` for `turn` to move, its accumulators first brought
-    /// up to date from the nearest ply above that is.
+    /// The value of the position at `ply` for `turn` to move.
     #[inline]
-    pub fn evaluate(&mut self, ply: Ply, turn: Color) -> Score {
-        if !self.ready[ply] {
-            self.catch_up(ply);
-        }
+    pub fn evaluate(&self, ply: Ply, turn: Color) -> Score {
         self.net.output(self.pair(ply), turn)
     }
 
-    /// Applies the pending moves from the nearest ready ply above `ply` down to `ply`. The
-    /// root (ply 0, or wherever `refresh` built them) is always ready.
-    #[cold]
-    fn catch_up(&mut self, ply: Ply) {
-        let mut from = ply;
-        while !self.ready[from] {
-            from -= 1;
-        }
-        for p in from..ply {
-            self.apply(p);
-            self.ready[p + 1] = true;
-        }
-    }
-
-    /// The pair at `ply + 1` from the pair at `ply` and the move between them, in one pass
-    /// per perspective.
-    fn apply(&mut self, ply: Ply) {
-        let d = self.deltas[ply + 1];
-        let net = &*self.net;
-        let hidden = net.hidden;
-        let (mut white_sub, mut black_sub, mut white_add, mut black_add) =
-            (Rows::new(), Rows::new(), Rows::new(), Rows::new());
-        for &(w, b) in &d.removed[..usize::from(d.n_removed)] {
-            white_sub.push(net.feature_weights(usize::from(w)));
-            black_sub.push(net.feature_weights(usize::from(b)));
-        }
-        for &(w, b) in &d.added[..usize::from(d.n_added)] {
-            white_add.push(net.feature_weights(usize::from(w)));
-            black_add.push(net.feature_weights(usize::from(b)));
-        }
-        let (parent_acc, child_acc) = Self::parent_and_child(&mut self.stack, 2 * hidden, ply);
-        if d.n_removed == 0 && d.n_added == 0 {
-            // A null move: the same pieces.
-            child_acc.copy_from_slice(parent_acc);
-            return;
-        }
-        let (parent_white, parent_black) = parent_acc.split_at(hidden);
-        let (child_white, child_black) = child_acc.split_at_mut(hidden);
-        update_into(self.simd, child_white, parent_white, &white_sub, &white_add);
-        update_into(self.simd, child_black, parent_black, &black_sub, &black_add);
-    }
-
-    /// The accumulators at `ply + 1` after a null move at `ply`: the same pieces (applied when
-    /// an evaluation asks).
+    /// The accumulators at `ply + 1` after a null move at `ply`: the same pieces.
     #[inline]
     pub fn copy_to_child(&mut self, ply: Ply) {
-        self.deltas[ply + 1] = Delta::default();
-        self.ready[ply + 1] = false;
+        let n = 2 * self.net.hidden;
+        let (parent, child) = Self::parent_and_child(&mut self.stack, n, ply);
+        child.copy_from_slice(parent);
     }
 
     /// The accumulators at `ply + 1` after `m` is played from `parent` at `ply`: the pieces
     /// that left a square are taken out, those that arrived put in (a capture, en passant,
-    /// castling, a promotion each touch their own squares). Only recorded here; applied when
-    /// an evaluation at `ply + 1` or below asks.
+    /// castling, a promotion each touch their own squares).
     #[inline]
     pub fn update(&mut self, parent: &Chess, m: &Move, child: &Chess, ply: Ply) {
-        match Delta::of(m, parent.turn()) {
-            Some(d) => {
-                self.deltas[ply + 1] = d;
-                self.ready[ply + 1] = false;
+        let us = parent.turn();
+        let mut removed: [Option<(Color, Role, Square)>; 2] = [None; 2];
+        let mut added: [Option<(Color, Role, Square)>; 2] = [None; 2];
+        match *m {
+            Move::Normal {
+                role,
+                from,
+                capture,
+                to,
+                promotion,
+            } => {
+                removed[0] = Some((us, role, from));
+                removed[1] = capture.map(|c| (!us, c, to));
+                added[0] = Some((us, promotion.unwrap_or(role), to));
             }
-            // Not a move of standard chess: build the child from scratch.
-            None => self.refresh(child, ply + 1),
+            Move::EnPassant { from, to } => {
+                removed[0] = Some((us, Role::Pawn, from));
+                removed[1] = Some((!us, Role::Pawn, Square::from_coords(to.file(), from.rank())));
+                added[0] = Some((us, Role::Pawn, to));
+            }
+            Move::Castle { king, rook } => {
+                let side = shakmaty::CastlingSide::from_queen_side(rook < king);
+                removed = [Some((us, Role::King, king)), Some((us, Role::Rook, rook))];
+                added = [
+                    Some((us, Role::King, side.king_to(us))),
+                    Some((us, Role::Rook, side.rook_to(us))),
+                ];
+            }
+            Move::Put { .. } => {
+                // Not a move of standard chess: build the child from scratch.
+                return self.refresh(child, ply + 1);
+            }
         }
+        let net = &*self.net;
+        let hidden = net.hidden;
+        let (mut white_sub, mut black_sub, mut white_add, mut black_add) =
+            (Rows::new(), Rows::new(), Rows::new(), Rows::new());
+        for (color, role, sq) in removed.into_iter().flatten() {
+            let (fw, fb) = features(color, role, sq);
+            white_sub.push(net.feature_weights(fw));
+            black_sub.push(net.feature_weights(fb));
+        }
+        for (color, role, sq) in added.into_iter().flatten() {
+            let (fw, fb) = features(color, role, sq);
+            white_add.push(net.feature_weights(fw));
+            black_add.push(net.feature_weights(fb));
+        }
+        let (parent_acc, child_acc) = Self::parent_and_child(&mut self.stack, 2 * hidden, ply);
+        let (parent_white, parent_black) = parent_acc.split_at(hidden);
+        let (child_white, child_black) = child_acc.split_at_mut(hidden);
+        update_into(self.simd, child_white, parent_white, &white_sub, &white_add);
+        update_into(self.simd, child_black, parent_black, &black_sub, &black_add);
     }
 }
 

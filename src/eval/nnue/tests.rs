@@ -105,25 +105,14 @@ fn simd_kernels_give_the_portable_results() {
 fn incremental_accumulators_equal_fresh_ones_at_every_node() {
     let net = Arc::new(random_network(32, 2));
     let mut acc = Accumulators::new(Arc::clone(&net));
-    // `inner`: whether the inner nodes are evaluated too; when not, every leaf's evaluation
-    // applies the moves pending since the last evaluated ply, several plies at once.
-    fn walk(
-        acc: &mut Accumulators,
-        net: &Network,
-        p: &Chess,
-        ply: Ply,
-        depth: u32,
-        inner: bool,
-    ) -> u64 {
-        if depth == 0 || inner {
-            assert_eq!(acc.evaluate(ply, p.turn()), net.evaluate(p));
-            let mut fresh = vec![0i16; 2 * net.hidden()];
-            net.refresh(p.board(), &mut fresh);
-            if acc.pair(ply) != fresh.as_slice() {
-                let fen = shakmaty::fen::Fen::from_position(p, shakmaty::EnPassantMode::Legal);
-                panic!("the accumulators of {fen} differ from fresh ones");
-            }
+    fn walk(acc: &mut Accumulators, net: &Network, p: &Chess, ply: Ply, depth: u32) -> u64 {
+        let mut fresh = vec![0i16; 2 * net.hidden()];
+        net.refresh(p.board(), &mut fresh);
+        if acc.pair(ply) != fresh.as_slice() {
+            let fen = shakmaty::fen::Fen::from_position(p, shakmaty::EnPassantMode::Legal);
+            panic!("the accumulators of {fen} differ from fresh ones");
         }
+        assert_eq!(acc.evaluate(ply, p.turn()), net.evaluate(p));
         if depth == 0 {
             return 1;
         }
@@ -132,23 +121,21 @@ fn incremental_accumulators_equal_fresh_ones_at_every_node() {
             let mut child = p.clone();
             child.play_unchecked(m);
             acc.update(p, &m, &child, ply);
-            nodes += walk(acc, net, &child, ply + 1, depth - 1, inner);
+            nodes += walk(acc, net, &child, ply + 1, depth - 1);
         }
         if let Ok(null) = p.clone().swap_turn() {
             acc.copy_to_child(ply);
-            nodes += walk(acc, net, &null, ply + 1, depth.min(1) - 1, inner);
+            nodes += walk(acc, net, &null, ply + 1, 0);
         }
         nodes
     }
     let mut visited = 0;
-    for inner in [true, false] {
-        for fen in FENS {
-            let p = pos(fen);
-            acc.refresh(&p, 0);
-            visited += walk(&mut acc, &net, &p, 0, 3, inner);
-        }
+    for fen in FENS {
+        let p = pos(fen);
+        acc.refresh(&p, 0);
+        visited += walk(&mut acc, &net, &p, 0, 3);
     }
-    assert!(visited > 200_000, "{visited}");
+    assert!(visited > 100_000, "{visited}");
 }
 
 /// A position and its colour-flipped twin (board mirrored top to bottom, colours swapped,
