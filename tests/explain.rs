@@ -12,6 +12,7 @@ use std::path::PathBuf;
 use std::process::Command;
 use std::sync::Arc;
 
+use common::json::{page_data, J};
 use cutoff::eval::explain::{self, Cell, Contributions};
 use cutoff::eval::{classical, Evaluator, EvaluatorKind, Network};
 use shakmaty::fen::Fen;
@@ -176,106 +177,6 @@ fn cutoff(args: &[&str]) -> (i32, String, String) {
 
 fn temp_file(name: &str) -> PathBuf {
     std::env::temp_dir().join(format!("cutoff-explain-{}-{name}", std::process::id()))
-}
-
-/// A JSON value, as far as the page's data needs one.
-#[derive(Debug, Clone, PartialEq)]
-enum J {
-    Null,
-    Num(f64),
-    Str(String),
-    Arr(Vec<J>),
-    Obj(Vec<(String, J)>),
-}
-
-impl J {
-    fn get(&self, key: &str) -> &J {
-        match self {
-            J::Obj(pairs) => &pairs.iter().find(|(k, _)| k == key).expect(key).1,
-            _ => panic!("not an object: {key}"),
-        }
-    }
-    fn arr(&self) -> &[J] {
-        match self {
-            J::Arr(items) => items,
-            _ => panic!("not an array"),
-        }
-    }
-    fn num(&self) -> Option<f64> {
-        match self {
-            J::Num(n) => Some(*n),
-            _ => None,
-        }
-    }
-    fn s(&self) -> &str {
-        match self {
-            J::Str(s) => s,
-            _ => panic!("not a string"),
-        }
-    }
-}
-
-/// A small JSON reader: enough for the writer's output (no escapes but `\uXXXX` and `\"`).
-fn parse(text: &[u8], at: &mut usize) -> J {
-    while text[*at].is_ascii_whitespace() {
-        *at += 1;
-    }
-    let c = text[*at];
-    let mut list = |close: u8, keyed: bool| {
-        *at += 1;
-        let mut items = Vec::new();
-        while text[*at] != close {
-            if text[*at] == b',' {
-                *at += 1;
-            }
-            let key = keyed.then(|| match parse(text, at) {
-                J::Str(k) => k,
-                other => panic!("key {other:?}"),
-            });
-            if keyed {
-                *at += 1; // ':'
-            }
-            items.push((key.unwrap_or_default(), parse(text, at)));
-        }
-        *at += 1;
-        items
-    };
-    match c {
-        b'{' => J::Obj(list(b'}', true)),
-        b'[' => J::Arr(list(b']', false).into_iter().map(|(_, v)| v).collect()),
-        b'"' => {
-            let start = *at + 1;
-            let mut end = start;
-            while text[end] != b'"' {
-                end += if text[end] == b'\\' { 2 } else { 1 };
-            }
-            *at = end + 1;
-            J::Str(String::from_utf8_lossy(&text[start..end]).replace("\\u0027", "'"))
-        }
-        b'n' => {
-            *at += 4;
-            J::Null
-        }
-        _ => {
-            let start = *at;
-            while b"+-.eE0123456789".contains(&text[*at]) {
-                *at += 1;
-            }
-            J::Num(
-                std::str::from_utf8(&text[start..*at])
-                    .unwrap()
-                    .parse()
-                    .unwrap(),
-            )
-        }
-    }
-}
-
-fn page_data(html: &str) -> J {
-    let open = r#"<script type="application/json" id="cutoff-data">"#;
-    let start = html.find(open).expect("the data element") + open.len();
-    let end = start + html[start..].find("</script>").unwrap();
-    parse(&html.as_bytes()[start..end], &mut 0)
 }
 
 /// Centipawns as the text writes them, written here independently.

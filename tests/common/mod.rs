@@ -5,6 +5,8 @@
 
 #![allow(dead_code)]
 
+pub mod json;
+
 use std::collections::VecDeque;
 use std::io::{BufRead, BufReader, Read, Write};
 use std::process::{Child, ChildStdin, Command, ExitStatus, Stdio};
