@@ -293,6 +293,62 @@ fn whole_games(path: &Path) -> Vec<ScoredGame> {
     games
 }
 
+/// SIGTERM or SIGINT (a user's Ctrl-C, a `timeout`, a scheduler) ends a run as a clean finish
+/// does: the games being played are finished and written, and the final manifest line (state
+/// `done`, the counts, the checksum) seals the chunk, with no `--append` by hand.
+#[cfg(unix)]
+#[test]
+fn sigterm_and_sigint_seal_the_chunk_as_a_clean_finish_does() {
+    for (name, signal) in [("term", libc::SIGTERM), ("int", libc::SIGINT)] {
+        let dir = temp_dir(&format!("signal-{name}"));
+        let out = dir.join("s.vf");
+        let mut child = Command::new(BIN)
+            .args(["datagen", "--out", out.to_str().unwrap()])
+            .args(["--positions", "100000000", "--nodes", "150", "--seed", "5"])
+            .args(["--threads", "2", "--check-nodes", "150"])
+            .stdout(std::process::Stdio::null())
+            .stderr(std::process::Stdio::null())
+            .spawn()
+            .unwrap();
+        let deadline = Instant::now() + Duration::from_secs(60);
+        loop {
+            let bytes = std::fs::read(&out).unwrap_or_default();
+            let read = GameReader::new(bytes.as_slice()).filter(Result::is_ok);
+            if read.count() >= 3 {
+                break;
+            }
+            assert!(Instant::now() < deadline, "no game within 60 s");
+            std::thread::sleep(Duration::from_millis(20));
+        }
+        // SAFETY: `kill` is given the child's own process id and a valid signal number.
+        assert_eq!(unsafe { libc::kill(child.id() as libc::pid_t, signal) }, 0);
+        let deadline = Instant::now() + Duration::from_secs(30);
+        let status = loop {
+            if let Some(status) = child.try_wait().unwrap() {
+                break status;
+            }
+            assert!(Instant::now() < deadline, "{name}: no exit within 30 s");
+            std::thread::sleep(Duration::from_millis(20));
+        };
+        assert!(status.success(), "{name}: {status:?}");
+        let games = whole_games(&out);
+        let line = manifest::last_entry(&out).expect("a manifest line");
+        assert_eq!(
+            (line.state.as_str(), line.games),
+            ("done", games.len() as u64),
+            "{name}"
+        );
+        let stats = cutoff(&["datagen", "--stats", out.to_str().unwrap()]);
+        assert!(stats.status.success(), "{stats:?}");
+        assert!(
+            text(&stats.stdout).contains("manifest matches (done)"),
+            "{name}: {}",
+            text(&stats.stdout)
+        );
+        let _ = std::fs::remove_dir_all(&dir);
+    }
+}
+
 #[test]
 fn a_run_killed_with_sigkill_keeps_whole_games_and_append_goes_on_after_it() {
     let dir = temp_dir("kill");

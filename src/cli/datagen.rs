@@ -619,6 +619,7 @@ fn generate(args: &Args) -> Result<String, String> {
         command: command_line(),
     };
     let pool = worker_pool(threads, "datagen").ok_or("cannot start any worker thread")?;
+    stop_on_signals();
     let bar = match (args.games, args.positions) {
         (Some(n), _) => progress_bar(n, "games"),
         (None, n) => {
@@ -650,6 +651,34 @@ fn generate(args: &Args) -> Result<String, String> {
         }
     });
     shared.finish(out)
+}
+
+/// Set by SIGTERM or SIGINT: the workers claim no new game, finish the ones they play, and the
+/// run ends as a finished one does, with its final manifest line (state `done`, counts,
+/// checksum), so a stopped chunk needs no sealing by hand.
+static STOP_REQUESTED: AtomicBool = AtomicBool::new(false);
+
+/// The handler of SIGTERM and SIGINT: the first asks the run to stop after its current games;
+/// a second ends the process at once (the manifest then covers the file as after a kill).
+#[cfg(unix)]
+extern "C" fn on_stop_signal(_: libc::c_int) {
+    if STOP_REQUESTED.swap(true, Ordering::SeqCst) {
+        // SAFETY: `_exit` is async-signal-safe and takes no pointer.
+        unsafe { libc::_exit(130) };
+    }
+}
+
+/// Routes SIGTERM and SIGINT to [`on_stop_signal`] for the rest of the process (a datagen run
+/// is the process's last work).
+fn stop_on_signals() {
+    #[cfg(unix)]
+    for signal in [libc::SIGTERM, libc::SIGINT] {
+        let handler: extern "C" fn(libc::c_int) = on_stop_signal;
+        // SAFETY: the handler only swaps an atomic and may call `_exit`, both
+        // async-signal-safe; `signal` is given a valid signal number and a function pointer
+        // of the type it expects.
+        unsafe { libc::signal(signal, handler as libc::sighandler_t) };
+    }
 }
 
 /// Game indices handed out, and how far the manifest has reserved them.
@@ -702,6 +731,7 @@ impl Shared {
     fn claim(&self, args: &Args) -> Option<u64> {
         let mut ledger = self.ledger.lock().unwrap();
         if self.failed.load(Ordering::Relaxed)
+            || STOP_REQUESTED.load(Ordering::Relaxed)
             || args
                 .positions
                 .is_some_and(|n| self.written.load(Ordering::Relaxed) >= n)
