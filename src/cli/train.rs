@@ -22,7 +22,7 @@ use crate::train::{
 use crate::util::{checked_threads, progress_bar, worker_pool};
 
 /// Command-line arguments of `cutoff train`. The defaults are the recipe of the built-in net,
-/// `nets/cutoff-256-m15-l10.nnue` (docs/nets.md): 256 neurons, 15 epochs, λ 0.1, mirrored
+/// `nets/cutoff-256-m15-l10-d12.nnue` (docs/nets.md): 256 neurons, 15 epochs, λ 0.1, mirrored
 /// positions; only its seed (4) is not the default.
 #[derive(clap::Args, Debug, Clone)]
 pub struct Args {

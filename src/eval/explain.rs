@@ -226,8 +226,9 @@ pub fn map_lines(map: &PlacementMap) -> Vec<String> {
         .collect()
 }
 
-/// Which model gives the odds for `net`: nets have no model of their own but the built-in
-/// one's, fitted on its games (eval/wdl.rs); shown for another net, it is said so.
+/// Which model gives the odds for `net`: nets have no model of their own but the one built in
+/// for the net evaluation (eval/wdl.rs, fitted on the first built-in net's games); shown for a
+/// net loaded from a file, it is said so.
 pub fn net_model_note(net: &Network) -> &'static str {
     match Network::embedded() {
         Some(built_in) if built_in.hash() == net.hash() => "the built-in net's model",
