@@ -293,6 +293,32 @@ fn whole_games(path: &Path) -> Vec<ScoredGame> {
     games
 }
 
+/// Starts an endless datagen run into `out` (150 nodes a move, two threads) and returns once
+/// three whole games are in the file, for the tests that stop a run.
+fn run_until_three_games(out: &Path, seed: &str) -> std::process::Child {
+    let child = Command::new(BIN)
+        .args(["datagen", "--out", out.to_str().unwrap()])
+        .args(["--positions", "100000000", "--nodes", "150", "--seed", seed])
+        .args(["--threads", "2", "--check-nodes", "150"])
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::null())
+        .spawn()
+        .unwrap();
+    let deadline = Instant::now() + Duration::from_secs(60);
+    loop {
+        let bytes = std::fs::read(out).unwrap_or_default();
+        if GameReader::new(bytes.as_slice())
+            .filter(Result::is_ok)
+            .count()
+            >= 3
+        {
+            return child;
+        }
+        assert!(Instant::now() < deadline, "no game within 60 s");
+        std::thread::sleep(Duration::from_millis(20));
+    }
+}
+
 /// SIGTERM or SIGINT (a user's Ctrl-C, a `timeout`, a scheduler) ends a run as a clean finish
 /// does: the games being played are finished and written, and the final manifest line (state
 /// `done`, the counts, the checksum) seals the chunk, with no `--append` by hand.
@@ -302,24 +328,7 @@ fn sigterm_and_sigint_seal_the_chunk_as_a_clean_finish_does() {
     for (name, signal) in [("term", libc::SIGTERM), ("int", libc::SIGINT)] {
         let dir = temp_dir(&format!("signal-{name}"));
         let out = dir.join("s.vf");
-        let mut child = Command::new(BIN)
-            .args(["datagen", "--out", out.to_str().unwrap()])
-            .args(["--positions", "100000000", "--nodes", "150", "--seed", "5"])
-            .args(["--threads", "2", "--check-nodes", "150"])
-            .stdout(std::process::Stdio::null())
-            .stderr(std::process::Stdio::null())
-            .spawn()
-            .unwrap();
-        let deadline = Instant::now() + Duration::from_secs(60);
-        loop {
-            let bytes = std::fs::read(&out).unwrap_or_default();
-            let read = GameReader::new(bytes.as_slice()).filter(Result::is_ok);
-            if read.count() >= 3 {
-                break;
-            }
-            assert!(Instant::now() < deadline, "no game within 60 s");
-            std::thread::sleep(Duration::from_millis(20));
-        }
+        let mut child = run_until_three_games(&out, "5");
         // SAFETY: `kill` is given the child's own process id and a valid signal number.
         assert_eq!(unsafe { libc::kill(child.id() as libc::pid_t, signal) }, 0);
         let deadline = Instant::now() + Duration::from_secs(30);
@@ -353,27 +362,7 @@ fn sigterm_and_sigint_seal_the_chunk_as_a_clean_finish_does() {
 fn a_run_killed_with_sigkill_keeps_whole_games_and_append_goes_on_after_it() {
     let dir = temp_dir("kill");
     let out = dir.join("k.vf");
-    let mut child = Command::new(BIN)
-        .args(["datagen", "--out", out.to_str().unwrap()])
-        .args(["--positions", "100000000", "--nodes", "150", "--seed", "4"])
-        .args(["--threads", "2", "--check-nodes", "150"])
-        .stdout(std::process::Stdio::null())
-        .stderr(std::process::Stdio::null())
-        .spawn()
-        .unwrap();
-    let deadline = Instant::now() + Duration::from_secs(60);
-    loop {
-        let bytes = std::fs::read(&out).unwrap_or_default();
-        if GameReader::new(bytes.as_slice())
-            .filter(Result::is_ok)
-            .count()
-            >= 3
-        {
-            break;
-        }
-        assert!(Instant::now() < deadline, "no game within 60 s");
-        std::thread::sleep(Duration::from_millis(20));
-    }
+    let mut child = run_until_three_games(&out, "4");
     child.kill().unwrap(); // SIGKILL
     child.wait().unwrap();
     let games = whole_games(&out);
