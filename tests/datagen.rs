@@ -296,7 +296,7 @@ fn whole_games(path: &Path) -> Vec<ScoredGame> {
 /// Starts an endless datagen run into `out` (150 nodes a move, two threads) and returns once
 /// three whole games are in the file, for the tests that stop a run.
 fn run_until_three_games(out: &Path, seed: &str) -> std::process::Child {
-    let child = Command::new(BIN)
+    let mut child = Command::new(BIN)
         .args(["datagen", "--out", out.to_str().unwrap()])
         .args(["--positions", "100000000", "--nodes", "150", "--seed", seed])
         .args(["--threads", "2", "--check-nodes", "150"])
@@ -314,7 +314,11 @@ fn run_until_three_games(out: &Path, seed: &str) -> std::process::Child {
         {
             return child;
         }
-        assert!(Instant::now() < deadline, "no game within 60 s");
+        if Instant::now() >= deadline {
+            let _ = child.kill();
+            let _ = child.wait();
+            panic!("no game within 60 s");
+        }
         std::thread::sleep(Duration::from_millis(20));
     }
 }
