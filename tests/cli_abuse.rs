@@ -57,7 +57,36 @@ struct Run {
 
 /// Runs `cutoff <args>` with `stdin` as its input, killing it after [`TIMEOUT`].
 fn run_with_input(args: &[&str], stdin: &[u8]) -> Run {
-    let mut child = Command::new(BIN)
+    run_command(Command::new(BIN), args, stdin)
+}
+
+/// Runs `cutoff <args>` with its address space capped at 2 GiB (as `prlimit --as` does), for
+/// the cases that hand it an endless input (`/dev/zero`): a regression that reads without bound
+/// then fails the test by the tool dying instead of taking the machine's memory.
+#[cfg(unix)]
+fn run_capped(args: &[&str]) -> Run {
+    use std::os::unix::process::CommandExt;
+    let limit = libc::rlimit {
+        rlim_cur: 2 << 30,
+        rlim_max: 2 << 30,
+    };
+    let mut command = Command::new(BIN);
+    // SAFETY: the closure runs in the child between fork and exec and only calls `setrlimit`,
+    // which is async-signal-safe, on a value copied into it; it allocates nothing.
+    unsafe {
+        command.pre_exec(move || {
+            if libc::setrlimit(libc::RLIMIT_AS, &limit) == 0 {
+                Ok(())
+            } else {
+                Err(std::io::Error::last_os_error())
+            }
+        });
+    }
+    run_command(command, args, b"")
+}
+
+fn run_command(mut command: Command, args: &[&str], stdin: &[u8]) -> Run {
+    let mut child = command
         .args(args)
         .stdin(Stdio::piped())
         .stdout(Stdio::piped())
@@ -253,6 +282,9 @@ fn file_tools_refuse_missing_files_directories_and_endless_devices() {
     }
     for (path, expected) in &cases {
         for tool in ["perft-suite", "epd"] {
+            #[cfg(unix)]
+            let r = run_capped(&[tool, path]);
+            #[cfg(not(unix))]
             let r = run(&[tool, path]);
             assert_refused(&r, &format!("{tool} {path}"), expected);
         }
@@ -476,7 +508,7 @@ fn data_tools_refuse_a_link_to_dev_zero_at_once_as_not_a_regular_file() {
         std::os::unix::fs::symlink("/dev/zero", &link).unwrap();
         let link = path_str(&link);
         let expected = format!("{link}: a character device, not a regular file");
-        let r = run(&["datagen", "--stats", link]);
+        let r = run_capped(&["datagen", "--stats", link]);
         assert_refused(&r, &format!("datagen --stats {name}"), &expected);
         assert!(
             r.stdout
@@ -484,10 +516,10 @@ fn data_tools_refuse_a_link_to_dev_zero_at_once_as_not_a_regular_file() {
             "{}",
             r.stdout
         );
-        let r = run(&["datagen", "--dump", link]);
+        let r = run_capped(&["datagen", "--dump", link]);
         assert_refused(&r, &format!("datagen --dump {name}"), &expected);
         let out = dir.0.join("net.nnue");
-        let r = run(&["train", "--data", link, "--out", path_str(&out)]);
+        let r = run_capped(&["train", "--data", link, "--out", path_str(&out)]);
         assert_refused(&r, &format!("train --data {name}"), &expected);
         assert!(!r.stderr.contains("epoch"), "trained: {}", r.stderr);
     }
