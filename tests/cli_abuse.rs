@@ -65,23 +65,8 @@ fn run_with_input(args: &[&str], stdin: &[u8]) -> Run {
 /// then fails the test by the tool dying instead of taking the machine's memory.
 #[cfg(unix)]
 fn run_capped(args: &[&str]) -> Run {
-    use std::os::unix::process::CommandExt;
-    let limit = libc::rlimit {
-        rlim_cur: 2 << 30,
-        rlim_max: 2 << 30,
-    };
     let mut command = Command::new(BIN);
-    // SAFETY: the closure runs in the child between fork and exec and only calls `setrlimit`,
-    // which is async-signal-safe, on a value copied into it; it allocates nothing.
-    unsafe {
-        command.pre_exec(move || {
-            if libc::setrlimit(libc::RLIMIT_AS, &limit) == 0 {
-                Ok(())
-            } else {
-                Err(std::io::Error::last_os_error())
-            }
-        });
-    }
+    common::cap_address_space(&mut command, 2 << 30);
     run_command(command, args, b"")
 }
 

@@ -77,24 +77,8 @@ impl Engine {
     /// fails its test by the engine dying instead of taking the machine's memory.
     #[cfg(unix)]
     pub fn with_memory_limit(bytes: u64) -> Engine {
-        use std::os::unix::process::CommandExt;
         let mut command = Command::new(engine_path());
-        let limit = libc::rlimit {
-            rlim_cur: bytes as libc::rlim_t,
-            rlim_max: bytes as libc::rlim_t,
-        };
-        // SAFETY: the closure runs in the child between fork and exec and only calls
-        // `setrlimit`, which is async-signal-safe, on a value copied into the closure; it
-        // allocates nothing and touches no lock.
-        unsafe {
-            command.pre_exec(move || {
-                if libc::setrlimit(libc::RLIMIT_AS, &limit) == 0 {
-                    Ok(())
-                } else {
-                    Err(std::io::Error::last_os_error())
-                }
-            });
-        }
+        cap_address_space(&mut command, bytes);
         Engine::spawn(command)
     }
 
@@ -911,5 +895,29 @@ pub fn wait_with_deadline(child: &mut Child, timeout: Duration) -> Option<ExitSt
             return None;
         }
         thread::sleep(Duration::from_millis(10));
+    }
+}
+
+/// Caps the address space of the process `command` starts at `bytes` (`setrlimit(RLIMIT_AS)`
+/// in the child, as `prlimit --as` does), for tests that hand it an endless input: a regression
+/// that reads without bound then dies instead of taking the machine's memory.
+#[cfg(unix)]
+pub fn cap_address_space(command: &mut Command, bytes: u64) {
+    use std::os::unix::process::CommandExt;
+    let limit = libc::rlimit {
+        rlim_cur: bytes as libc::rlim_t,
+        rlim_max: bytes as libc::rlim_t,
+    };
+    // SAFETY: the closure runs in the child between fork and exec and only calls
+    // `setrlimit`, which is async-signal-safe, on a value copied into the closure; it
+    // allocates nothing and touches no lock.
+    unsafe {
+        command.pre_exec(move || {
+            if libc::setrlimit(libc::RLIMIT_AS, &limit) == 0 {
+                Ok(())
+            } else {
+                Err(std::io::Error::last_os_error())
+            }
+        });
     }
 }
