@@ -314,6 +314,122 @@ pub fn tactical_moves(pos: &Chess, moves: &mut MoveList) {
     }
 }
 
+/// The legal move of `pos` from `from` to `to` (the rook's square for castling) with
+/// `promotion`, if there is one: what the table's 16-bit move means in this position, found
+/// without generating the moves, so that the table's move can be searched before any other
+/// move is generated. Anything else gives `None`: a colliding entry may carry any 16 bits.
+/// Equal to looking the move up in `legal_moves` (a test holds it to that for every 16-bit
+/// value in the perft suites' positions).
+#[inline]
+pub fn legal_move(pos: &Chess, from: Square, to: Square, promotion: Option<Role>) -> Option<Move> {
+    let board = pos.board();
+    let us = pos.turn();
+    let ours = board.by_color(us);
+    if !ours.contains(from) {
+        return None;
+    }
+    let role = board.role_at(from)?;
+    if ours.contains(to) {
+        // Only castling lands on a piece of one's own: the king onto its rook. Rare enough to
+        // leave to shakmaty (castling through check, Chess960's squares).
+        let castle = Move::Castle {
+            king: from,
+            rook: to,
+        };
+        let candidate = role == Role::King && promotion.is_none() && board.rooks().contains(to);
+        return (candidate && pos.is_legal(castle)).then_some(castle);
+    }
+    let capture = board.role_at(to);
+    if capture == Some(Role::King) {
+        return None;
+    }
+    let m = if role == Role::Pawn {
+        pawn_move(pos, from, to, capture, promotion)?
+    } else {
+        let piece = Piece { color: us, role };
+        if promotion.is_some() || !attacks::attacks(from, piece, board.occupied()).contains(to) {
+            return None;
+        }
+        Move::Normal {
+            role,
+            from,
+            capture,
+            to,
+            promotion: None,
+        }
+    };
+    leaves_king_safe(pos, m).then_some(m)
+}
+
+/// The pawn move from `from` to `to`, if a pawn of the side to move can make it (pseudo-legal):
+/// a push, a double push from its second rank, a capture, en passant onto the position's
+/// en-passant square; a promotion exactly when it reaches the last rank.
+#[inline]
+fn pawn_move(
+    pos: &Chess,
+    from: Square,
+    to: Square,
+    capture: Option<Role>,
+    promotion: Option<Role>,
+) -> Option<Move> {
+    let us = pos.turn();
+    let last_rank = to.rank() == us.relative_rank(shakmaty::Rank::Eighth);
+    let promotes_well = match promotion {
+        None => !last_rank,
+        Some(role) => last_rank && !matches!(role, Role::Pawn | Role::King),
+    };
+    if !promotes_well {
+        return None;
+    }
+    let normal = Move::Normal {
+        role: Role::Pawn,
+        from,
+        capture,
+        to,
+        promotion,
+    };
+    if attacks::pawn_attacks(us, from).contains(to) {
+        return match capture {
+            Some(_) => Some(normal),
+            None if pos.maybe_ep_square() == Some(to) => Some(Move::EnPassant { from, to }),
+            None => None,
+        };
+    }
+    if capture.is_some() {
+        return None;
+    }
+    let forward = us.fold_wb(8, -8);
+    let one = from.offset(forward)?;
+    if to == one {
+        return Some(normal);
+    }
+    let from_start = from.rank() == us.relative_rank(shakmaty::Rank::Second);
+    let double =
+        from_start && !pos.board().occupied().contains(one) && one.offset(forward) == Some(to);
+    double.then_some(normal)
+}
+
+/// Whether the pseudo-legal move `m` (not castling) leaves the mover's king unattacked: the
+/// attackers of the king's square after the move, less the piece the move captures.
+#[inline]
+fn leaves_king_safe(pos: &Chess, m: Move) -> bool {
+    let board = pos.board();
+    let us = pos.turn();
+    let Some(king) = board.king_of(us) else {
+        return false;
+    };
+    let occupied = board.occupied();
+    let (from, to, captured) = match m {
+        Move::Normal { from, to, .. } => (from, to, to),
+        Move::EnPassant { from, to } => (from, to, Square::from_coords(to.file(), from.rank())),
+        _ => return false,
+    };
+    let after = (occupied ^ Bitboard::from_square(from) ^ Bitboard::from_square(captured))
+        | Bitboard::from_square(to);
+    let target = if from == king { to } else { king };
+    (board.attacks_to(target, !us, after) & !Bitboard::from_square(captured)).is_empty()
+}
+
 /// The square `offset` steps back from `to` (a pawn's origin).
 #[inline]
 fn from_offset(to: Square, offset: i32) -> Square {
