@@ -397,37 +397,19 @@ impl Worker<'_> {
         } = node;
         let tt_move = tt_hit.map_or(PackedMove::NONE, |hit| hit.mv);
         let side = pos.turn();
+        let mut moves = pos.legal_moves();
+        if let Some(score) = game_over(pos, &node, &moves) {
+            return score;
+        }
+        // Step 8: move ordering.
         let continuation = self.continuation(ply);
-        // Step 8: move ordering. A legal table move is searched before the others are
-        // generated (it cuts alone at most nodes that have one); it also proves the node is
-        // no mate or stalemate, which leaves only the fifty-move rule to check.
-        let mut moves = MoveList::new();
-        let table_move = tt_move.legal_in(pos);
-        let mut picker = if let Some(first) = table_move {
-            if pos.halfmoves() >= 100 {
-                return Score::DRAW;
-            }
-            MovePicker::table_move_first(&mut moves, first)
-        } else {
-            moves = pos.legal_moves();
-            if let Some(score) = game_over(pos, &node, &moves) {
-                return score;
-            }
-            self.order_moves(pos, &node, tt_move, continuation, &mut moves)
-        };
+        let mut picker = self.order_moves(pos, &node, tt_move, continuation, &mut moves);
         let mut best = node.tb_floor;
         let mut best_move: Option<Move> = None;
         let mut tried = Tried::default();
 
         let mut quiets_searched: Depth = 0;
-        let killers = self.stack[ply].killers.get();
-        loop {
-            if picker.needs_moves() {
-                picker.generate(pos, tt_move, killers, self.heuristics(continuation));
-            }
-            let Some(m) = picker.next() else {
-                break;
-            };
+        while let Some(m) = picker.next() {
             let index = picker.handed_out() - 1;
             if node.excluded == Some(m) {
                 continue;
@@ -649,19 +631,13 @@ impl Worker<'_> {
             moves,
             tt_move,
             self.stack[node.ply].killers.get(),
-            self.heuristics(continuation),
+            Heuristics {
+                history: self.history,
+                continuation: self.steps.continuation_history.then_some(continuation),
+                capture_history: self.steps.capture_history,
+                see_ordering: self.steps.see_ordering,
+            },
         )
-    }
-
-    /// Which ordering steps are on, with the history they read.
-    #[inline]
-    fn heuristics(&self, continuation: Continuation) -> Heuristics<'_> {
-        Heuristics {
-            history: self.history,
-            continuation: self.steps.continuation_history.then_some(continuation),
-            capture_history: self.steps.capture_history,
-            see_ordering: self.steps.see_ordering,
-        }
     }
 
     /// Step 5: whether the static evaluation is so far above beta that a shallow search would

@@ -236,39 +236,6 @@ pub struct Heuristics<'a> {
     pub see_ordering: bool,
 }
 
-/// The main search's sort key: the table's move, then captures and promotions good by SEE,
-/// the killers, the quiet moves by history, and the captures that lose material last.
-#[inline]
-fn main_search_key<'h>(
-    pos: &'h Chess,
-    tt_move: PackedMove,
-    killers: [Option<Move>; 2],
-    ordering: Heuristics<'h>,
-) -> impl Fn(&Move) -> i32 + 'h {
-    let side = pos.turn();
-    let history = ordering.history;
-    let capture_history = ordering.capture_history.then_some(history);
-    let continuation = ordering.continuation;
-    move |m: &Move| {
-        if tt_move.matches(*m) {
-            ORDER_TT_MOVE
-        } else if is_tactical(m) {
-            let base = if !ordering.see_ordering || see_at_least(pos, m, 0) {
-                ORDER_GOOD_CAPTURE
-            } else {
-                ORDER_BAD_CAPTURE
-            };
-            base + capture_key(side, m, capture_history)
-        } else if killers[0] == Some(*m) {
-            ORDER_FIRST_KILLER
-        } else if killers[1] == Some(*m) {
-            ORDER_SECOND_KILLER
-        } else {
-            history.quiet_score(side, m, continuation.as_ref())
-        }
-    }
-}
-
 /// A capture's sort key within its class (good or bad by SEE): MVV-LVA, and with a capture
 /// history its history, which may reorder captures of neighbouring victims.
 #[inline]
@@ -287,8 +254,6 @@ pub struct MovePicker<'a> {
     /// One key per move, in the moves' order; filled without first zeroing 256 of them.
     keys: ArrayVec<i32, 256>,
     next: usize,
-    /// Only the table's move is in the list so far (see [`MovePicker::table_move_first`]).
-    pending: bool,
 }
 
 /// The largest history score of a quiet move: butterfly plus two continuation entries.
@@ -314,66 +279,28 @@ impl<'a> MovePicker<'a> {
         killers: [Option<Move>; 2],
         ordering: Heuristics<'_>,
     ) -> MovePicker<'a> {
-        let key = main_search_key(pos, tt_move, killers, ordering);
-        MovePicker::with_keys(moves, key)
-    }
-
-    /// Hands out the table's move `first` (legal in the position) before any other move is
-    /// generated: a node the table's move cuts never generates or scores the rest. `moves`
-    /// must be empty; [`MovePicker::generate`] fills it when the caller asks for more.
-    #[inline]
-    pub fn table_move_first(moves: &'a mut MoveList, first: Move) -> MovePicker<'a> {
-        debug_assert!(moves.is_empty());
-        moves.push(first);
-        let mut keys = ArrayVec::new();
-        keys.push(ORDER_TT_MOVE);
-        MovePicker {
-            moves,
-            keys,
-            next: 0,
-            pending: true,
-        }
-    }
-
-    /// Whether the caller must [`generate`](MovePicker::generate) the remaining moves before
-    /// asking for the next one: the table's move was handed out alone.
-    #[inline]
-    pub fn needs_moves(&self) -> bool {
-        self.pending && self.next == self.moves.len()
-    }
-
-    /// The moves after the table's move, ordered as [`MovePicker::new`] orders them, in the
-    /// same order it hands them out (ties included): the list as generated with the table's
-    /// move swapped to the front, as selection would have swapped it.
-    pub fn generate(
-        &mut self,
-        pos: &Chess,
-        tt_move: PackedMove,
-        killers: [Option<Move>; 2],
-        ordering: Heuristics<'_>,
-    ) {
-        let first = self.moves[0];
-        *self.moves = pos.legal_moves();
-        self.pending = false;
-        // Always found: the table's move was decoded as legal (the decoder is tested against
-        // `legal_moves` for every 16-bit value); if not, the others are handed out as well.
-        let Some(at) = self.moves.iter().position(|&m| m == first) else {
-            debug_assert!(false, "the table's move {first:?} is not legal");
-            return self.fill_keys(main_search_key(pos, tt_move, killers, ordering), 0);
-        };
-        self.moves.swap(0, at);
-        let handed_out = self.next;
-        self.fill_keys(main_search_key(pos, tt_move, killers, ordering), handed_out);
-    }
-
-    /// Scores every move by `key`, handing out from `next` on.
-    #[inline]
-    fn fill_keys(&mut self, key: impl Fn(&Move) -> i32, next: usize) {
-        self.keys.clear();
-        for m in self.moves.iter() {
-            self.keys.push(key(m));
-        }
-        self.next = next;
+        let side = pos.turn();
+        let history = ordering.history;
+        let capture_history = ordering.capture_history.then_some(history);
+        let continuation = ordering.continuation;
+        MovePicker::with_keys(moves, |m| {
+            if tt_move.matches(*m) {
+                ORDER_TT_MOVE
+            } else if is_tactical(m) {
+                let base = if !ordering.see_ordering || see_at_least(pos, m, 0) {
+                    ORDER_GOOD_CAPTURE
+                } else {
+                    ORDER_BAD_CAPTURE
+                };
+                base + capture_key(side, m, capture_history)
+            } else if killers[0] == Some(*m) {
+                ORDER_FIRST_KILLER
+            } else if killers[1] == Some(*m) {
+                ORDER_SECOND_KILLER
+            } else {
+                history.quiet_score(side, m, continuation.as_ref())
+            }
+        })
     }
 
     /// Orders quiescence's moves (the captures and queen promotions of
@@ -406,7 +333,6 @@ impl<'a> MovePicker<'a> {
             moves,
             keys,
             next: 0,
-            pending: false,
         }
     }
 
