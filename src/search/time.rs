@@ -144,6 +144,18 @@ mod tests {
         }
     }
 
+    /// The clock settles where a move's use equals the increment; spending the increment in
+    /// full keeps the soft target above it however low the clock runs, so the clock is used
+    /// down to a small reserve rather than kept at seconds (docs/strength.md, 27 Nov).
+    #[test]
+    fn a_low_clock_still_spends_at_least_the_whole_increment() {
+        for ms in [300, 1000, 3000] {
+            let b = TimeBudget::new(&clock(ms, 100, None), Duration::from_millis(10), 20).unwrap();
+            assert!(b.soft >= Duration::from_millis(100), "{ms}: {b:?}");
+            assert!(b.hard < Duration::from_millis(ms), "{ms}: {b:?}");
+        }
+    }
+
     #[test]
     fn unsettled_searches_get_more_time() {
         assert!(soft_scale_percent(0, 0) > soft_scale_percent(1, 0));
