@@ -2,6 +2,7 @@
 //! output chunk, with its manifest line (the games and the layouts in [`crate::datagen`]);
 //! `--dump`, `--stats` and `--convert` read chunks of either layout.
 
+use std::collections::BTreeMap;
 use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
@@ -15,7 +16,7 @@ use shakmaty::{CastlingMode, EnPassantMode, Position};
 
 use super::{at_least_one, EvalArg};
 use crate::datagen::chunk::{chunk_paths, ChunkError, ChunkReader, Format};
-use crate::datagen::manifest;
+use crate::datagen::manifest::{self, Searched};
 use crate::datagen::output::{ChunkWriter, RunInfo};
 use crate::datagen::record::{Record, RECORD_BYTES};
 use crate::datagen::training::{game_positions, Filter};
@@ -324,7 +325,20 @@ fn chunk_stats(path: &Path, filter: &Filter) -> Counts {
     c
 }
 
-/// `--stats`: every chunk replayed, the totals last. The totals line comes out in any case;
+/// The series a chunk belongs to: the build that played it (its manifest's last line, else
+/// its file name's `selfplay-N-`, else "unknown build") and what searched its games.
+fn series_of(path: &Path) -> (Searched, String) {
+    match manifest::last_entry(path) {
+        Some(e) => (Searched::of(&e.build, &e.command), e.build),
+        None => match manifest::build_from_file_name(path) {
+            Some(build) => (Searched::of(&build, ""), build),
+            None => (Searched::Classical, "unknown build".to_string()),
+        },
+    }
+}
+
+/// `--stats`: every chunk replayed, the totals last, grouped by the build and evaluation that
+/// played them before that. The totals line comes out in any case;
 /// an input missing, unreadable or not data makes it an error too (a non-zero exit), so a
 /// script that checks the status is not told that a typo or a damaged file was counted.
 fn stats(paths: &[PathBuf]) -> Result<String, String> {
@@ -337,9 +351,36 @@ fn stats(paths: &[PathBuf]) -> Result<String, String> {
         eprintln!("datagen: {p}");
     }
     let filter = Filter::default();
+    let mut by_build: BTreeMap<(Searched, String), (u64, Counts)> = BTreeMap::new();
     for path in &chunks {
-        total.add(&chunk_stats(path, &filter));
+        let counts = chunk_stats(path, &filter);
+        let group = by_build.entry(series_of(path)).or_default();
+        group.0 += 1;
+        group.1.add(&counts);
+        total.add(&counts);
     }
+    let searched_by = |which: Searched| -> u64 {
+        by_build
+            .iter()
+            .filter(|((s, _), _)| *s == which)
+            .map(|(_, (_, c))| c.positions)
+            .sum()
+    };
+    for ((searched, build), (chunks, c)) in &by_build {
+        let s = if *chunks == 1 { "" } else { "s" };
+        println!(
+            "{build} ({}): {chunks} chunk{s}, {} games, {} positions ({} pass)",
+            searched.label(),
+            c.games,
+            c.positions,
+            c.passed
+        );
+    }
+    println!(
+        "searched by a net: {} positions; by the classical evaluation: {}",
+        searched_by(Searched::Net),
+        searched_by(Searched::Classical)
+    );
     println!(
         "{} games, {} positions ({} pass the trainer's default filter)",
         total.games, total.positions, total.passed
@@ -379,6 +420,19 @@ fn command_line() -> String {
             .skip(1)
             .map(|a| a.to_string_lossy().into_owned()),
     )
+}
+
+/// The manifest's command with the evaluation named (`--eval net` added where the default was
+/// taken), so that `--stats` reads what searched the games from the line itself.
+fn with_evaluation(command: String, eval: EvalArg) -> String {
+    let named = command
+        .split_whitespace()
+        .any(|w| w == "--eval" || w.starts_with("--eval="));
+    match (named, eval) {
+        (true, _) => command,
+        (false, EvalArg::Net) => format!("{command} --eval net"),
+        (false, EvalArg::Classical) => format!("{command} --eval classical"),
+    }
 }
 
 /// `cutoff` and `args`, each quoted for a shell where it needs it. The program is always
@@ -616,7 +670,7 @@ fn generate(args: &Args) -> Result<String, String> {
     let run = RunInfo {
         build,
         seed: args.seed,
-        command: command_line(),
+        command: with_evaluation(command_line(), args.eval),
     };
     let pool = worker_pool(threads, "datagen").ok_or("cannot start any worker thread")?;
     stop_on_signals();
