@@ -607,3 +607,120 @@ fn the_manifest_records_cutoff_and_its_arguments_not_the_binary_path() {
     assert!(!command.contains(BIN), "{command}");
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// `--stats` groups its counts by the build that played each chunk and what searched its
+/// games, so the net-searched share of the data can be read off: a chunk's manifest line says
+/// (its command's `--eval`, or a net build of before the command named it), a chunk without
+/// one names its build in its file name.
+#[test]
+fn stats_groups_the_counts_by_build_and_by_the_evaluation_that_searched() {
+    let dir = temp_dir("groups");
+    let (g, p, k) = expected(SAMPLE_VF);
+    let line = |file: &str, build: &str, command: &str| manifest::Entry {
+        file: file.into(),
+        build: build.into(),
+        seed: 1,
+        first_game: 0,
+        next_game: g,
+        games: g,
+        positions: p,
+        sha256: "0".repeat(64),
+        state: "done".into(),
+        command: command.into(),
+    };
+    let chunks = [
+        (
+            "selfplay-1950130-s1.vf",
+            "Bench: 1950130",
+            "cutoff datagen --seed 1",
+        ),
+        (
+            "selfplay-1950130-s2.vf",
+            "Bench: 1950130",
+            "cutoff datagen --seed 2 --eval net",
+        ),
+        (
+            "selfplay-2266636-s3.vf",
+            "Bench: 2266636",
+            "cutoff datagen --eval classical",
+        ),
+    ];
+    for (file, build, command) in chunks {
+        std::fs::write(dir.join(file), SAMPLE_VF).unwrap();
+        manifest::append(&dir.join(file), &line(file, build, command)).unwrap();
+    }
+    // No manifest line: the build from the name, classical (not a net build).
+    std::fs::write(dir.join("selfplay-2911490-s4.vf"), SAMPLE_VF).unwrap();
+
+    let output = cutoff(&["datagen", "--stats", dir.to_str().unwrap()]);
+    assert!(output.status.success(), "{output:?}");
+    let stdout = text(&output.stdout);
+    let lines: Vec<&str> = stdout.lines().collect();
+    let n = lines.len();
+    for (build, searched, chunks) in [
+        ("Bench: 1950130", "net", 2),
+        ("Bench: 2266636", "classical", 1),
+        ("Bench: 2911490", "classical", 1),
+    ] {
+        let s = if chunks == 1 { "" } else { "s" };
+        let want = format!(
+            "{build} ({searched}): {chunks} chunk{s}, {} games, {} positions ({} pass)",
+            chunks * g,
+            chunks * p,
+            chunks * k
+        );
+        assert!(lines.contains(&want.as_str()), "{want}\n{stdout}");
+    }
+    assert_eq!(
+        lines[n - 2],
+        format!(
+            "searched by a net: {} positions; by the classical evaluation: {}",
+            2 * p,
+            2 * p
+        )
+    );
+    assert_eq!(
+        lines[n - 1],
+        format!(
+            "{} games, {} positions ({} pass the trainer's default filter)",
+            4 * g,
+            4 * p,
+            4 * k
+        )
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// A run records the evaluation that searched in its manifest's command, default or not.
+#[test]
+fn a_run_names_its_evaluation_in_the_manifest_command() {
+    let dir = temp_dir("eval-named");
+    for (extra, want) in [
+        (None, "--eval net"),
+        (Some("classical"), "--eval classical"),
+    ] {
+        let out = dir.join(format!("e-{}.vf", extra.unwrap_or("default")));
+        let mut args = vec![
+            "datagen",
+            "--out",
+            out.to_str().unwrap(),
+            "--games",
+            "1",
+            "--nodes",
+            "300",
+            "--threads",
+            "1",
+            "--seed",
+            "5",
+        ];
+        if let Some(e) = extra {
+            args.extend(["--eval", e]);
+        }
+        let output = cutoff(&args);
+        assert!(output.status.success(), "{output:?}");
+        let command = manifest::last_entry(&out).unwrap().command;
+        assert_eq!(command.matches("--eval").count(), 1, "{command}");
+        assert!(command.contains(want), "{command}");
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+}

@@ -80,6 +80,56 @@ impl Entry {
     }
 }
 
+/// The evaluation whose searches played a series' games: what the net's data goal counts.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub enum Searched {
+    Net,
+    Classical,
+}
+
+impl Searched {
+    pub fn label(self) -> &'static str {
+        match self {
+            Searched::Net => "net",
+            Searched::Classical => "classical",
+        }
+    }
+
+    /// What searched the games of the build `build` whose datagen command was `command`:
+    /// the command's `--eval` where it names one (datagen writes it since 27 Nov 2026);
+    /// before that, the builds whose default was a net are listed in
+    /// [`NET_BUILDS_BEFORE_EVAL_WAS_RECORDED`] and every other build had the classical
+    /// evaluation alone.
+    pub fn of(build: &str, command: &str) -> Searched {
+        let words: Vec<&str> = command.split_whitespace().collect();
+        let named = words.iter().enumerate().find_map(|(i, w)| match *w {
+            "--eval" => words.get(i + 1).copied(),
+            w => w.strip_prefix("--eval="),
+        });
+        match named {
+            Some("classical") => Searched::Classical,
+            Some(_) => Searched::Net,
+            None if NET_BUILDS_BEFORE_EVAL_WAS_RECORDED.contains(&build) => Searched::Net,
+            None => Searched::Classical,
+        }
+    }
+}
+
+/// The builds whose datagen searched with a net by default before the manifest's command
+/// named the evaluation: the first net's (`cutoff-256-m15-l10`) and the second's
+/// (`cutoff-256-m15-l10-d12`). A chunk of either made with `--eval classical` says so.
+pub const NET_BUILDS_BEFORE_EVAL_WAS_RECORDED: [&str; 2] = ["Bench: 1992182", "Bench: 1950130"];
+
+/// The build a chunk without a manifest line names in its file name (`selfplay-N-sS.*`, as
+/// every chunk of `data/` and `../shared/data` is named): `Bench: N`.
+pub fn build_from_file_name(chunk: &Path) -> Option<String> {
+    let name = chunk.file_name()?.to_str()?;
+    let rest = name.strip_prefix("selfplay-")?;
+    let digits = rest.split('-').next()?;
+    (!digits.is_empty() && digits.bytes().all(|b| b.is_ascii_digit()))
+        .then(|| format!("Bench: {digits}"))
+}
+
 /// The manifest beside `chunk`.
 pub fn manifest_path(chunk: &Path) -> PathBuf {
     let dir = match chunk.parent() {
@@ -137,6 +187,42 @@ mod tests {
             state: "done".into(),
             command: "cutoff datagen --out a.vf\t--seed 7".into(),
         }
+    }
+
+    #[test]
+    fn the_evaluation_that_searched_comes_from_the_command_or_the_net_builds() {
+        let net = "Bench: 1950130";
+        let old = "Bench: 2266636";
+        assert_eq!(Searched::of(net, "cutoff datagen --seed 1"), Searched::Net);
+        assert_eq!(
+            Searched::of(old, "cutoff datagen --seed 1"),
+            Searched::Classical
+        );
+        let classical = "cutoff datagen --eval classical --seed 1";
+        assert_eq!(Searched::of(net, classical), Searched::Classical);
+        assert_eq!(
+            Searched::of("Bench: 5", "cutoff datagen --eval net"),
+            Searched::Net
+        );
+        let equals = "cutoff datagen --eval=classical";
+        assert_eq!(Searched::of(net, equals), Searched::Classical);
+        // A bare `--eval` at the end names nothing.
+        assert_eq!(
+            Searched::of(old, "cutoff datagen --eval"),
+            Searched::Classical
+        );
+    }
+
+    #[test]
+    fn a_chunk_without_a_manifest_line_names_its_build_in_its_file_name() {
+        let build = |name: &str| build_from_file_name(Path::new(name));
+        assert_eq!(
+            build("../shared/data/selfplay-2266636-s3001.bin").as_deref(),
+            Some("Bench: 2266636")
+        );
+        assert_eq!(build("games.vf"), None);
+        assert_eq!(build("selfplay--s1.vf"), None);
+        assert_eq!(build("selfplay-12a-s1.vf"), None);
     }
 
     #[test]

@@ -1,7 +1,7 @@
 //! Self-play games at a soft node limit, every searched position stored with its search score
 //! and the game's result (layout in [`record`]), for tuning the evaluation (`cutoff tune`) and
-//! later for a learned one. `cutoff datagen` ([`crate::cli::datagen`]) runs them on threads and
-//! writes the file.
+//! later for a learned one. A run ([`run`]) plays them on threads and writes the file, which
+//! `cutoff datagen` ([`crate::cli::datagen`]) starts and reports.
 //!
 //! Each game starts from a book opening plus a few random legal plies (so that games differ even
 //! when the book repeats itself), or without a book from the start position plus 8 or 9 random
@@ -15,13 +15,16 @@
 //!
 //! Files come in two layouts: viriformat game records (`.vf`, [`viriformat`]), the default, and
 //! the older 40-byte position records (`.bin`, [`record`]); [`chunk`] reads both as games,
-//! [`training`] streams their positions to a trainer, [`output`] writes them and [`manifest`]
-//! records what made each file.
+//! [`training`] streams their positions to a trainer, [`output`] writes them, [`manifest`]
+//! records what made each file and [`inspect`] reads them back for people (dump, counts,
+//! conversion).
 
 pub mod chunk;
+pub mod inspect;
 pub mod manifest;
 pub mod output;
 pub mod record;
+pub mod run;
 pub mod sha256;
 pub mod training;
 pub mod viriformat;
