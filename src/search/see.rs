@@ -2,8 +2,8 @@
 //! square has joined in, cheapest first. It tells a pawn taking a queen from a queen taking a
 //! defended pawn, which MVV-LVA alone cannot.
 
-use shakmaty::attacks::{bishop_attacks, rook_attacks};
-use shakmaty::{Bitboard, Chess, Color, Move, Position, Role};
+use shakmaty::attacks::{bishop_attacks, king_attacks, knight_attacks, pawn_attacks, rook_attacks};
+use shakmaty::{Bitboard, Board, Chess, Color, Move, Position, Role, Square};
 
 use crate::params::{see_bishop, see_knight, see_pawn, see_queen, see_rook, SEE_KING};
 
@@ -60,9 +60,7 @@ pub fn see_at_least(pos: &Chess, m: &Move, threshold: i32) -> bool {
     }
     let diagonal = board.bishops_and_queens();
     let straight = board.rooks_and_queens();
-    let mut attackers = (board.attacks_to(to, Color::White, occupied)
-        | board.attacks_to(to, Color::Black, occupied))
-        & occupied;
+    let mut attackers = attackers_of(board, to, occupied) & occupied;
     let mut side = !pos.turn();
 
     loop {
@@ -98,6 +96,19 @@ pub fn see_at_least(pos: &Chess, m: &Move, threshold: i32) -> bool {
     side != pos.turn()
 }
 
+/// Both sides' pieces that attack `to` through `occupied`, in one set: each slider ray looked
+/// up once, where shakmaty's `attacks_to` of each colour looks both up again.
+#[inline]
+fn attackers_of(board: &Board, to: Square, occupied: Bitboard) -> Bitboard {
+    let pawns = board.pawns();
+    (rook_attacks(to, occupied) & board.rooks_and_queens())
+        | (bishop_attacks(to, occupied) & board.bishops_and_queens())
+        | (knight_attacks(to) & board.knights())
+        | (king_attacks(to) & board.kings())
+        | (pawn_attacks(Color::Black, to) & pawns & board.white())
+        | (pawn_attacks(Color::White, to) & pawns & board.black())
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -113,6 +124,35 @@ mod tests {
             .unwrap();
         let m = uci.parse::<UciMove>().unwrap().to_move(&pos).unwrap();
         see_at_least(&pos, &m, threshold)
+    }
+
+    /// The one-set attackers equal the union of shakmaty's per-colour `attacks_to`, on every
+    /// square of positions with every piece kind, under the full and a thinned occupancy.
+    #[test]
+    fn one_attackers_set_equals_both_colours_attacks_to() {
+        for fen in [
+            "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1",
+            "r3k2r/Pppp1ppp/1b3nbN/nP6/BBP1P3/q4N2/Pp1P2PP/R2Q1RK1 w kq - 0 1",
+            "8/2p5/3p4/KP5r/1R3p1k/8/4P1P1/8 w - - 0 1",
+            "1k1r3q/1ppn3p/p4b2/4p3/8/P2N2P1/1PP1R1BP/2K1Q3 w - - 0 1",
+        ] {
+            let pos: Chess = fen
+                .parse::<Fen>()
+                .unwrap()
+                .into_position(CastlingMode::Standard)
+                .unwrap();
+            let board = pos.board();
+            for occupied in [
+                board.occupied(),
+                board.occupied() & Bitboard(0x55AA_55AA_55AA_55AA),
+            ] {
+                for to in Square::ALL {
+                    let expected = board.attacks_to(to, Color::White, occupied)
+                        | board.attacks_to(to, Color::Black, occupied);
+                    assert_eq!(attackers_of(board, to, occupied), expected, "{fen} {to}");
+                }
+            }
+        }
     }
 
     #[test]
