@@ -114,6 +114,16 @@ pub fn read_bounded(path: &Path, max: u64, what: &str) -> Result<Vec<u8>, String
     Ok(bytes)
 }
 
+/// An empty folder of this process for a unit test, `cutoff-<module>-<pid>-<name>` under the
+/// system's temporary folder (emptied first if a crashed run left it).
+#[cfg(test)]
+pub(crate) fn fresh_test_dir(module: &str, name: &str) -> std::path::PathBuf {
+    let dir = std::env::temp_dir().join(format!("cutoff-{module}-{}-{name}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    dir
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -238,9 +238,7 @@ fn command_line() -> String {
 /// The manifest's command with the evaluation named (`--eval net` added where the default was
 /// taken), so that `--stats` reads what searched the games from the line itself.
 fn with_evaluation(command: String, eval: EvalArg) -> String {
-    let named = command
-        .split_whitespace()
-        .any(|w| w == "--eval" || w.starts_with("--eval="));
+    let named = manifest::evaluation_named(&command).is_some();
     match (named, eval) {
         (true, _) => command,
         (false, EvalArg::Net) => format!("{command} --eval net"),

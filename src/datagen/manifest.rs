@@ -101,18 +101,22 @@ impl Searched {
     /// [`NET_BUILDS_BEFORE_EVAL_WAS_RECORDED`] and every other build had the classical
     /// evaluation alone.
     pub fn of(build: &str, command: &str) -> Searched {
-        let words: Vec<&str> = command.split_whitespace().collect();
-        let named = words.iter().enumerate().find_map(|(i, w)| match *w {
-            "--eval" => words.get(i + 1).copied(),
-            w => w.strip_prefix("--eval="),
-        });
-        match named {
+        match evaluation_named(command) {
             Some("classical") => Searched::Classical,
             Some(_) => Searched::Net,
             None if NET_BUILDS_BEFORE_EVAL_WAS_RECORDED.contains(&build) => Searched::Net,
             None => Searched::Classical,
         }
     }
+}
+
+/// The evaluation a manifest's command names with `--eval X` or `--eval=X`, if any.
+pub fn evaluation_named(command: &str) -> Option<&str> {
+    let words: Vec<&str> = command.split_whitespace().collect();
+    words.iter().enumerate().find_map(|(i, w)| match *w {
+        "--eval" => words.get(i + 1).copied(),
+        w => w.strip_prefix("--eval="),
+    })
 }
 
 /// The builds whose datagen searched with a net by default before the manifest's command

@@ -230,10 +230,7 @@ mod tests {
     use crate::search::Searcher;
 
     fn temp(name: &str) -> PathBuf {
-        let dir = std::env::temp_dir().join(format!("cutoff-output-{}-{name}", std::process::id()));
-        let _ = std::fs::remove_dir_all(&dir);
-        std::fs::create_dir_all(&dir).unwrap();
-        dir
+        crate::files::fresh_test_dir("output", name)
     }
 
     #[test]

@@ -450,10 +450,7 @@ mod tests {
     use shakmaty::Position;
 
     fn temp_dir(name: &str) -> PathBuf {
-        let dir = std::env::temp_dir().join(format!("cutoff-tbload-{}-{name}", std::process::id()));
-        let _ = fs::remove_dir_all(&dir);
-        fs::create_dir_all(&dir).unwrap();
-        dir
+        crate::files::fresh_test_dir("tbload", name)
     }
 
     #[test]
