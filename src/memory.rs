@@ -60,6 +60,24 @@ pub fn check_table_size(what: &str, mb: usize, replacing_mb: usize) -> Result<()
     Ok(())
 }
 
+/// Starts loading the cache line holding `value` without waiting for it, so that a read a
+/// little later finds it there: the search's tables are read at every node, each line far from
+/// the last (the table's slot, the correction entry).
+#[inline(always)]
+pub fn prefetch<T>(value: &T) {
+    #[cfg(target_arch = "x86_64")]
+    {
+        use std::arch::x86_64::{_mm_prefetch, _MM_HINT_T0};
+        let address: *const T = value;
+        // SAFETY: `_mm_prefetch` needs SSE, which every x86_64 CPU has (it is part of the
+        // x86_64 baseline the compiler targets). A prefetch is only a hint: it never faults
+        // and reads nothing into the program, and the pointer comes from a live reference.
+        unsafe { _mm_prefetch::<_MM_HINT_T0>(address.cast()) };
+    }
+    #[cfg(not(target_arch = "x86_64"))]
+    let _ = value;
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -3,9 +3,9 @@
 
 use std::sync::atomic::{AtomicU32, AtomicU8, Ordering};
 
-use shakmaty::{Move, Role, Square};
+use shakmaty::{Chess, Move, Role, Square};
 
-use crate::position::Key;
+use crate::position::{legal_move, Key};
 use crate::types::{Bound, Depth, Score};
 
 /// A move squeezed into 16 bits: from, to (the rook's square for castling) and promotion.
@@ -36,6 +36,11 @@ impl PackedMove {
         PackedMove(from | (to << 6) | (promotion << 12))
     }
 
+    /// The 16 bits as stored, for tests that try every value.
+    pub fn from_bits(bits: u16) -> PackedMove {
+        PackedMove(bits)
+    }
+
     pub fn is_none(self) -> bool {
         self.0 == 0
     }
@@ -45,6 +50,23 @@ impl PackedMove {
     #[inline]
     pub fn matches(self, m: Move) -> bool {
         !self.is_none() && PackedMove::new(m) == self
+    }
+
+    /// The legal move of `pos` this packs, if any, found without generating the moves (see
+    /// [`crate::position::legal_move`]): the search tries the table's move before it
+    /// generates the others.
+    #[inline]
+    pub fn legal_in(self, pos: &Chess) -> Option<Move> {
+        if self.is_none() {
+            return None;
+        }
+        let to = Square::new(u32::from((self.0 >> 6) & 63));
+        let promotion = match self.0 >> 12 {
+            0 => None,
+            bits => Some(Role::try_from(bits).ok()?),
+        };
+        let m = legal_move(pos, self.from_square(), to, promotion)?;
+        (PackedMove::new(m) == self).then_some(m)
     }
 
     pub fn from_square(self) -> Square {
@@ -283,18 +305,7 @@ impl TranspositionTable {
     /// search's cycles (`perf`, `go movetime 8000` on a middlegame, `Bench: 2400722`).
     #[inline]
     pub fn prefetch(&self, key: Key) {
-        #[cfg(target_arch = "x86_64")]
-        {
-            use std::arch::x86_64::{_mm_prefetch, _MM_HINT_T0};
-            let slot: *const Slot = &self.slots[self.index(key)];
-            // SAFETY: `_mm_prefetch` needs SSE, which every x86_64 CPU has (it is part of the
-            // x86_64 baseline the compiler targets). A prefetch is only a hint: it never
-            // faults and reads nothing into the program, and the pointer is in any case to a
-            // live slot of `self.slots`.
-            unsafe { _mm_prefetch::<_MM_HINT_T0>(slot.cast()) };
-        }
-        #[cfg(not(target_arch = "x86_64"))]
-        let _ = key;
+        crate::memory::prefetch(&self.slots[self.index(key)]);
     }
 
     #[inline]

@@ -260,3 +260,122 @@ fn the_incremental_key_equals_the_full_key_at_every_node_of_the_suites() {
     // Moves whose child's en passant had to be read from the child exist, and are rare.
     assert!(counts[1] > 0 && counts[1] * 100 < counts[0], "{counts:?}");
 }
+
+/// The table's 16-bit move, decoded without generating the moves (`PackedMove::legal_in`), is
+/// exactly the legal move it packs and nothing else: every one of the 65,536 values, in every
+/// position of the perft suites and their children (en passant, pins, checks, promotions,
+/// castling in both modes), agrees with looking the value up in `legal_moves`.
+#[test]
+fn the_table_move_decoder_agrees_with_the_legal_moves_for_every_value() {
+    use cutoff::tt::PackedMove;
+    fn check(pos: &Chess, counts: &mut [u64; 2]) {
+        let legal = pos.legal_moves();
+        for bits in 0..=u16::MAX {
+            let packed = PackedMove::from_bits(bits);
+            let expected = if packed.is_none() {
+                None
+            } else {
+                legal
+                    .iter()
+                    .copied()
+                    .find(|&m| PackedMove::new(m) == packed)
+            };
+            assert_eq!(
+                packed.legal_in(pos),
+                expected,
+                "{bits:#06x} in {}",
+                Fen::from_position(pos, shakmaty::EnPassantMode::Legal)
+            );
+            counts[usize::from(expected.is_some())] += 1;
+        }
+    }
+    let mut counts = [0u64; 2];
+    for (file, mode) in [
+        ("perft_standard.epd", CastlingMode::Standard),
+        ("perft_classic.epd", CastlingMode::Standard),
+        ("perft_960.epd", CastlingMode::Chess960),
+    ] {
+        let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("epd").join(file);
+        let step = if mode == CastlingMode::Chess960 {
+            16
+        } else {
+            1
+        };
+        for (_, line) in read_lines(&path).unwrap().into_iter().step_by(step) {
+            let fen = line.split(';').next().unwrap().trim();
+            if fen.is_empty() || fen.starts_with('#') {
+                continue;
+            }
+            let pos =
+                cutoff::position::read_fen(fen, mode, cutoff::position::FenPolicy::Strict).unwrap();
+            check(&pos, &mut counts);
+            // Children: the replies' en passant, checks and pins; every fourth keeps it short.
+            for m in pos.legal_moves().into_iter().step_by(4) {
+                let mut child = pos.clone();
+                child.play_unchecked(m);
+                check(&child, &mut counts);
+            }
+        }
+    }
+    eprintln!(
+        "values decoded: {} to a legal move, {} to none",
+        counts[1], counts[0]
+    );
+    assert!(counts[1] > 10_000, "{counts:?}");
+}
+
+/// The search's own generators, stage by stage, are the legal moves split: at every node of the
+/// perft suites' trees to depth 2 (Chess960 castling, en passant, pins, promotions) where the
+/// side to move is not in check, the captures and promotions (`noisy_moves`, any order) and the
+/// quiet moves (`quiet_moves`, in shakmaty's order) together are exactly `legal_moves`.
+#[test]
+fn the_staged_generators_split_the_legal_moves_at_every_node_of_the_suites() {
+    use cutoff::position::{noisy_moves, quiet_moves};
+    use shakmaty::MoveList;
+    fn check(pos: &Chess, depth: u32, nodes: &mut u64) {
+        let legal = pos.legal_moves();
+        if !pos.is_check() {
+            let fen = Fen::from_position(pos, shakmaty::EnPassantMode::Legal);
+            let mut quiet = MoveList::new();
+            quiet_moves(pos, &mut quiet);
+            let mut expected = legal.clone();
+            expected.retain(|m| !m.is_capture() && !m.is_promotion());
+            assert_eq!(quiet, expected, "quiet moves of {fen}");
+            let mut noisy = MoveList::new();
+            noisy_moves(pos, &mut noisy);
+            let mut expected = legal.clone();
+            expected.retain(|m| m.is_capture() || m.is_promotion());
+            noisy.sort_by_key(|m| m.to_string());
+            expected.sort_by_key(|m| m.to_string());
+            assert_eq!(noisy, expected, "captures and promotions of {fen}");
+            *nodes += 1;
+        }
+        if depth > 0 {
+            for m in legal {
+                let mut child = pos.clone();
+                child.play_unchecked(m);
+                check(&child, depth - 1, nodes);
+            }
+        }
+    }
+    let mut nodes = 0;
+    for (file, mode) in [
+        ("perft_standard.epd", CastlingMode::Standard),
+        ("perft_classic.epd", CastlingMode::Standard),
+        ("perft_960.epd", CastlingMode::Chess960),
+    ] {
+        let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("epd").join(file);
+        let step = if mode == CastlingMode::Chess960 { 8 } else { 1 };
+        for (_, line) in read_lines(&path).unwrap().into_iter().step_by(step) {
+            let fen = line.split(';').next().unwrap().trim();
+            if fen.is_empty() || fen.starts_with('#') {
+                continue;
+            }
+            let pos =
+                cutoff::position::read_fen(fen, mode, cutoff::position::FenPolicy::Strict).unwrap();
+            check(&pos, 2, &mut nodes);
+        }
+    }
+    eprintln!("nodes checked: {nodes}");
+    assert!(nodes > 100_000, "{nodes}");
+}

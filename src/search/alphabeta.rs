@@ -6,6 +6,7 @@ use shakmaty::{Chess, Move, MoveList, Position};
 
 use super::config::TtPolicy;
 use super::ordering::{is_tactical, Continuation, Heuristics, History, MovePicker};
+use super::staged::StagedPicker;
 use super::worker::Worker;
 #[cfg(not(feature = "tune"))]
 use std::sync::OnceLock;
@@ -397,19 +398,35 @@ impl Worker<'_> {
         } = node;
         let tt_move = tt_hit.map_or(PackedMove::NONE, |hit| hit.mv);
         let side = pos.turn();
-        let mut moves = pos.legal_moves();
-        if let Some(score) = game_over(pos, &node, &moves) {
-            return score;
-        }
-        // Step 8: move ordering.
         let continuation = self.continuation(ply);
-        let mut picker = self.order_moves(pos, &node, tt_move, continuation, &mut moves);
+        // The fifty-move rule, after mate (which takes precedence): only a side in check can
+        // be mated, so only then are the moves generated to tell.
+        if pos.halfmoves() >= 100 {
+            return if node.in_check && pos.legal_moves().is_empty() {
+                Score::mated_in(ply)
+            } else {
+                Score::DRAW
+            };
+        }
+        // Step 8 (SEE ordering: +167.7 ± 38.9, with quiescence SEE pruning): the moves in
+        // stages (`staged`): the table's move, captures, killers, quiet moves and losing
+        // captures, each generated when reached.
+        let mut moves = MoveList::new();
+        let killers = self.stack[ply].killers.get();
+        let mut picker = StagedPicker::new(
+            pos,
+            node.in_check,
+            &mut moves,
+            tt_move,
+            killers,
+            self.heuristics(continuation),
+        );
         let mut best = node.tb_floor;
         let mut best_move: Option<Move> = None;
         let mut tried = Tried::default();
 
         let mut quiets_searched: Depth = 0;
-        while let Some(m) = picker.next() {
+        while let Some(m) = picker.next(pos, self.heuristics(continuation)) {
             let index = picker.handed_out() - 1;
             if node.excluded == Some(m) {
                 continue;
@@ -418,6 +435,8 @@ impl Worker<'_> {
             let is_tt_move = index == 0 && tt_move.matches(m);
             // Read from the attack tables: a pruned move is never copied and played.
             let gives_check = gives_check(pos, &m);
+            // Read afresh (not the picker's sort key): the siblings searched since the quiet
+            // moves were scored have taught the history.
             let history = self.quiet_history(side, &m, quiet, &continuation);
             // Step 9 (+108.9 ± 35.3): futility and late-move pruning of quiet moves that do
             // not give check (checks are how sacrifices pay off); 9b history pruning (package).
@@ -471,6 +490,14 @@ impl Worker<'_> {
             tried.push(m, quiet);
         }
 
+        // No legal move at all: mate or stalemate.
+        if picker.handed_out() == 0 {
+            return if node.in_check {
+                Score::mated_in(ply)
+            } else {
+                Score::DRAW
+            };
+        }
         // Step 12: the result to the table (and what it teaches the correction history); a
         // cutoff has taught the move ordering above. No more than the tables allow.
         best = best.min(node.tb_ceiling);
@@ -616,28 +643,15 @@ impl Worker<'_> {
         }
     }
 
-    /// Step 8 (SEE: +167.7 ± 38.9, with quiescence SEE pruning): the legal moves in order
-    /// (table move, SEE-ordered captures, killers, history).
-    fn order_moves<'m>(
-        &self,
-        pos: &Chess,
-        node: &Node,
-        tt_move: PackedMove,
-        continuation: Continuation,
-        moves: &'m mut MoveList,
-    ) -> MovePicker<'m> {
-        MovePicker::new(
-            pos,
-            moves,
-            tt_move,
-            self.stack[node.ply].killers.get(),
-            Heuristics {
-                history: self.history,
-                continuation: self.steps.continuation_history.then_some(continuation),
-                capture_history: self.steps.capture_history,
-                see_ordering: self.steps.see_ordering,
-            },
-        )
+    /// Which ordering steps are on, with the history they read.
+    #[inline]
+    fn heuristics(&self, continuation: Continuation) -> Heuristics<'_> {
+        Heuristics {
+            history: self.history,
+            continuation: self.steps.continuation_history.then_some(continuation),
+            capture_history: self.steps.capture_history,
+            see_ordering: self.steps.see_ordering,
+        }
     }
 
     /// Step 5: whether the static evaluation is so far above beta that a shallow search would
@@ -848,23 +862,6 @@ fn late_move_reduction(depth: Depth, index: usize) -> Depth {
 #[cfg(feature = "tune")]
 fn late_move_reduction(depth: Depth, index: usize) -> Depth {
     Depth::from(reduction_formula((depth as usize).min(63), index.min(63)))
-}
-
-/// The value of a node whose game is over: mate or stalemate (no legal `moves`), or the
-/// fifty-move rule, checked after mate, which takes precedence.
-#[inline]
-fn game_over(pos: &Chess, node: &Node, moves: &MoveList) -> Option<Score> {
-    if moves.is_empty() {
-        Some(if node.in_check {
-            Score::mated_in(node.ply)
-        } else {
-            Score::DRAW
-        })
-    } else if pos.halfmoves() >= 100 {
-        Some(Score::DRAW)
-    } else {
-        None
-    }
 }
 
 /// Whether the side to move has a piece besides king and pawns (zugzwang is then unlikely).

@@ -49,6 +49,14 @@ impl CorrectionHistory {
         Score((eval.0 + correction).clamp(-bound, bound))
     }
 
+    /// Starts loading `pos`'s entry, read by its static evaluation: called as the move to
+    /// `pos` is played, so that the net's update hides the wait (the load missed the cache
+    /// often enough to take 13 % of quiescence's time, `perf`, `Bench: 2229474`).
+    #[inline]
+    pub fn prefetch(&self, pos: &Chess) {
+        crate::memory::prefetch(&self.0[side(pos)][index(pos)]);
+    }
+
     /// Learns from a node searched to `depth` whose static evaluation was `static_eval` (raw,
     /// uncorrected) and whose searched value is `value`: deeper searches weigh more.
     pub fn update(&mut self, pos: &Chess, depth: Depth, static_eval: Score, value: Score) {

@@ -19,6 +19,7 @@ mod quiescence;
 mod root;
 pub mod see;
 mod shared;
+mod staged;
 pub mod stats;
 pub mod strength;
 mod threads;

@@ -236,10 +236,43 @@ pub struct Heuristics<'a> {
     pub see_ordering: bool,
 }
 
+/// The main search's sort key: the table's move, then captures and promotions good by SEE,
+/// the killers, the quiet moves by history, and the captures that lose material last.
+#[inline]
+pub(super) fn main_search_key<'h>(
+    pos: &'h Chess,
+    tt_move: PackedMove,
+    killers: [Option<Move>; 2],
+    ordering: Heuristics<'h>,
+) -> impl Fn(&Move) -> i32 + 'h {
+    let side = pos.turn();
+    let history = ordering.history;
+    let capture_history = ordering.capture_history.then_some(history);
+    let continuation = ordering.continuation;
+    move |m: &Move| {
+        if tt_move.matches(*m) {
+            ORDER_TT_MOVE
+        } else if is_tactical(m) {
+            let base = if !ordering.see_ordering || see_at_least(pos, m, 0) {
+                ORDER_GOOD_CAPTURE
+            } else {
+                ORDER_BAD_CAPTURE
+            };
+            base + capture_key(side, m, capture_history)
+        } else if killers[0] == Some(*m) {
+            ORDER_FIRST_KILLER
+        } else if killers[1] == Some(*m) {
+            ORDER_SECOND_KILLER
+        } else {
+            history.quiet_score(side, m, continuation.as_ref())
+        }
+    }
+}
+
 /// A capture's sort key within its class (good or bad by SEE): MVV-LVA, and with a capture
 /// history its history, which may reorder captures of neighbouring victims.
 #[inline]
-fn capture_key(side: Color, m: &Move, capture_history: Option<&History>) -> i32 {
+pub(super) fn capture_key(side: Color, m: &Move, capture_history: Option<&History>) -> i32 {
     match capture_history {
         Some(history) => 8 * mvv_lva(m) + history.capture_score(side, m) / 4,
         None => mvv_lva(m),
@@ -270,39 +303,6 @@ const _: () = assert!(
 );
 
 impl<'a> MovePicker<'a> {
-    /// Orders all moves (main search).
-    #[inline]
-    pub fn new(
-        pos: &Chess,
-        moves: &'a mut MoveList,
-        tt_move: PackedMove,
-        killers: [Option<Move>; 2],
-        ordering: Heuristics<'_>,
-    ) -> MovePicker<'a> {
-        let side = pos.turn();
-        let history = ordering.history;
-        let capture_history = ordering.capture_history.then_some(history);
-        let continuation = ordering.continuation;
-        MovePicker::with_keys(moves, |m| {
-            if tt_move.matches(*m) {
-                ORDER_TT_MOVE
-            } else if is_tactical(m) {
-                let base = if !ordering.see_ordering || see_at_least(pos, m, 0) {
-                    ORDER_GOOD_CAPTURE
-                } else {
-                    ORDER_BAD_CAPTURE
-                };
-                base + capture_key(side, m, capture_history)
-            } else if killers[0] == Some(*m) {
-                ORDER_FIRST_KILLER
-            } else if killers[1] == Some(*m) {
-                ORDER_SECOND_KILLER
-            } else {
-                history.quiet_score(side, m, continuation.as_ref())
-            }
-        })
-    }
-
     /// Orders quiescence's moves (the captures and queen promotions of
     /// `position::tactical_moves`, or in check every evasion): by MVV-LVA, and by capture
     /// history when given one.
@@ -395,66 +395,7 @@ impl Iterator for MovePicker<'_> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use shakmaty::fen::Fen;
-    use shakmaty::{CastlingMode, Chess, Position};
-
-    #[test]
-    fn captures_of_big_pieces_by_small_ones_come_first() {
-        // White can take the queen on d5 with the pawn (e4) or the knight (c3), or a pawn on a5.
-        let pos: Chess = "4k3/8/8/p2q4/4P3/2N5/8/4K3 w - - 0 1"
-            .parse::<Fen>()
-            .unwrap()
-            .into_position(CastlingMode::Standard)
-            .unwrap();
-        let mut moves = pos.legal_moves();
-        let mut picker = MovePicker::new(
-            &pos,
-            &mut moves,
-            PackedMove::NONE,
-            [None; 2],
-            Heuristics {
-                history: &History::default(),
-                continuation: None,
-                capture_history: false,
-                see_ordering: true,
-            },
-        );
-        let first = picker.next().unwrap();
-        assert_eq!(first.to_string(), "e4xd5");
-        let second = picker.next().unwrap();
-        assert_eq!(second.to_string(), "Nc3xd5");
-    }
-
-    /// With SEE ordering on, a losing capture goes after every quiet move; off, captures all
-    /// come first by MVV-LVA.
-    #[test]
-    fn losing_captures_go_after_quiet_moves_only_with_see_ordering() {
-        // Qxd5 wins a pawn but loses the queen to the e6 pawn.
-        let pos: Chess = "4k3/8/4p3/3p4/8/8/8/3QK3 w - - 0 1"
-            .parse::<Fen>()
-            .unwrap()
-            .into_position(CastlingMode::Standard)
-            .unwrap();
-        for see_ordering in [true, false] {
-            let mut moves = pos.legal_moves();
-            let history = History::default();
-            let mut picker = MovePicker::new(
-                &pos,
-                &mut moves,
-                PackedMove::NONE,
-                [None; 2],
-                Heuristics {
-                    history: &history,
-                    continuation: None,
-                    capture_history: false,
-                    see_ordering,
-                },
-            );
-            let order: Vec<String> = picker.by_ref().map(|m| m.to_string()).collect();
-            let expected_at = if see_ordering { order.len() - 1 } else { 0 };
-            assert_eq!(order[expected_at], "Qd1xd5", "{see_ordering}: {order:?}");
-        }
-    }
+    use shakmaty::{Chess, Position};
 
     /// The selection the picker started with: scan for the first highest key, swap it to the
     /// front. Its order among equal keys is what `Bench: N` was measured with.
@@ -495,26 +436,5 @@ mod tests {
             let expected = reference_order(moves[..n].to_vec(), keys);
             assert_eq!(picker.collect::<Vec<_>>(), expected, "round {round}");
         }
-    }
-
-    #[test]
-    fn tt_move_comes_first_even_if_quiet() {
-        let pos = Chess::default();
-        let mut moves = pos.legal_moves();
-        let wanted = moves[7];
-        let mut picker = MovePicker::new(
-            &pos,
-            &mut moves,
-            PackedMove::new(wanted),
-            [None; 2],
-            Heuristics {
-                history: &History::default(),
-                continuation: None,
-                capture_history: false,
-                see_ordering: true,
-            },
-        );
-        assert_eq!(picker.next(), Some(wanted));
-        assert_eq!(picker.count(), 19);
     }
 }

@@ -1,0 +1,442 @@
+//! The main search's move picker, in stages: each kind of move is generated and scored only
+//! when the moves before it have not cut. Most nodes that cut do so with the table's move, a
+//! capture or a killer, and then never generate or score their quiet moves.
+//!
+//! 1. the table's move, decoded from its 16 bits without generating anything;
+//! 2. captures and promotions, generated alone, best by MVV-LVA and capture history first,
+//!    each one's static exchange computed when it is reached, the losing ones deferred;
+//! 3. the two killers, each checked legal (and still quiet) in this position;
+//! 4. the quiet moves, generated and scored by history when reached;
+//! 5. the captures that lose material, in the order they were deferred.
+//!
+//! In check, every evasion is generated at once and ordered in one list by the same classes.
+
+use arrayvec::ArrayVec;
+use shakmaty::{Chess, Move, MoveList, Position};
+
+use super::ordering::{capture_key, main_search_key, Heuristics};
+use super::see::see_at_least;
+use crate::position::{legal_move, noisy_moves, quiet_moves};
+use crate::tt::PackedMove;
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Stage {
+    TableMove,
+    GenerateCaptures,
+    GoodCaptures,
+    Killers,
+    GenerateQuiets,
+    Quiets,
+    BadCaptures,
+    Evasions,
+    Done,
+}
+
+/// The staged picker. The moves live in the caller's list (over a kilobyte, so not in the
+/// picker): captures first, then quiet moves after `captures_end`; the captures deferred as
+/// losing are moved down over the slots of those already handed out, so they stay in the order
+/// they were deferred (best key first) without a list of their own.
+pub struct StagedPicker<'a> {
+    moves: &'a mut MoveList,
+    keys: ArrayVec<i32, 256>,
+    stage: Stage,
+    /// The next candidate of the current stage.
+    next: usize,
+    captures_end: usize,
+    /// The deferred captures are `moves[..bad_end]`.
+    bad_end: usize,
+    table_move: Option<Move>,
+    killers: [Option<Move>; 2],
+    killer: usize,
+    /// The killers handed out, which the quiet stage then leaves out.
+    killers_given: [Option<Move>; 2],
+    handed_out: usize,
+}
+
+impl<'a> StagedPicker<'a> {
+    /// A picker for `pos`; `moves` must be empty. In check every evasion is generated now and
+    /// ordered with `ordering`; otherwise nothing is generated until asked for.
+    pub fn new(
+        pos: &Chess,
+        in_check: bool,
+        moves: &'a mut MoveList,
+        tt_move: PackedMove,
+        killers: [Option<Move>; 2],
+        ordering: Heuristics<'_>,
+    ) -> StagedPicker<'a> {
+        debug_assert!(moves.is_empty());
+        let mut picker = StagedPicker {
+            moves,
+            keys: ArrayVec::new(),
+            stage: Stage::TableMove,
+            next: 0,
+            captures_end: 0,
+            bad_end: 0,
+            table_move: None,
+            killers,
+            killer: 0,
+            killers_given: [None; 2],
+            handed_out: 0,
+        };
+        if in_check {
+            *picker.moves = pos.legal_moves();
+            let key = main_search_key(pos, tt_move, killers, ordering);
+            for m in picker.moves.iter() {
+                picker.keys.push(key(m));
+            }
+            picker.stage = Stage::Evasions;
+        } else {
+            picker.table_move = tt_move.legal_in(pos);
+        }
+        picker
+    }
+
+    /// How many moves have been handed out (all of them legal): none at the end means mate or
+    /// stalemate, whatever the search then pruned or excluded.
+    #[inline]
+    pub fn handed_out(&self) -> usize {
+        self.handed_out
+    }
+
+    /// The next move, or `None` when every legal move has been handed out. `ordering` is read
+    /// when a stage is scored: the history as it stands then.
+    pub fn next(&mut self, pos: &Chess, ordering: Heuristics<'_>) -> Option<Move> {
+        loop {
+            match self.stage {
+                Stage::TableMove => {
+                    self.stage = Stage::GenerateCaptures;
+                    if let Some(m) = self.table_move {
+                        return Some(self.give(m));
+                    }
+                }
+                Stage::GenerateCaptures => {
+                    self.generate_captures(pos, ordering);
+                    self.stage = Stage::GoodCaptures;
+                }
+                Stage::GoodCaptures => match self.select(self.next, self.captures_end) {
+                    Some(best) => {
+                        let (m, key) = self.take(best);
+                        if ordering.see_ordering && !see_at_least(pos, &m, 0) {
+                            self.moves[self.bad_end] = m;
+                            self.keys[self.bad_end] = key;
+                            self.bad_end += 1;
+                        } else {
+                            return Some(self.give(m));
+                        }
+                    }
+                    None => self.stage = Stage::Killers,
+                },
+                Stage::Killers => {
+                    if let Some(m) = self.next_killer(pos) {
+                        return Some(self.give(m));
+                    }
+                    self.stage = Stage::GenerateQuiets;
+                }
+                Stage::GenerateQuiets => {
+                    self.generate_quiets(pos, ordering);
+                    self.stage = Stage::Quiets;
+                }
+                Stage::Quiets => match self.select(self.next, self.moves.len()) {
+                    Some(best) => {
+                        let (m, _) = self.take(best);
+                        return Some(self.give(m));
+                    }
+                    None => {
+                        self.stage = Stage::BadCaptures;
+                        self.next = 0;
+                    }
+                },
+                Stage::BadCaptures => {
+                    if self.next < self.bad_end {
+                        let m = self.moves[self.next];
+                        self.next += 1;
+                        return Some(self.give(m));
+                    }
+                    self.stage = Stage::Done;
+                }
+                Stage::Evasions => {
+                    let best = self.select(self.next, self.moves.len())?;
+                    let (m, _) = self.take(best);
+                    return Some(self.give(m));
+                }
+                Stage::Done => return None,
+            }
+        }
+    }
+
+    #[inline]
+    fn give(&mut self, m: Move) -> Move {
+        self.handed_out += 1;
+        m
+    }
+
+    /// Stage 2's list: every capture and promotion but the table's move, keyed by MVV-LVA and
+    /// capture history (their class by SEE is decided when each is reached).
+    #[inline(never)]
+    fn generate_captures(&mut self, pos: &Chess, ordering: Heuristics<'_>) {
+        noisy_moves(pos, self.moves);
+        if let Some(table_move) = self.table_move {
+            if let Some(at) = self.moves.iter().position(|&m| m == table_move) {
+                self.moves.remove(at);
+            }
+        }
+        let side = pos.turn();
+        let capture_history = ordering.capture_history.then_some(ordering.history);
+        self.keys.clear();
+        for m in self.moves.iter() {
+            self.keys.push(capture_key(side, m, capture_history));
+        }
+        self.captures_end = self.moves.len();
+        self.next = 0;
+    }
+
+    /// Stage 3: the next killer that is a legal quiet move here and not the table's move.
+    #[inline(never)]
+    fn next_killer(&mut self, pos: &Chess) -> Option<Move> {
+        while self.killer < 2 {
+            let slot = self.killer;
+            self.killer += 1;
+            let Some(killer) = self.killers[slot] else {
+                continue;
+            };
+            // Not the table's move again, nor the first killer twice.
+            if Some(killer) == self.table_move || (slot == 1 && self.killers[0] == Some(killer)) {
+                continue;
+            }
+            let Some(from) = killer.from() else {
+                continue;
+            };
+            // Equal only if the same piece makes the same move and captures nothing here.
+            if legal_move(pos, from, killer.to(), None) == Some(killer) {
+                self.killers_given[slot] = Some(killer);
+                return Some(killer);
+            }
+        }
+        None
+    }
+
+    /// Stage 4's list, after the captures: the quiet moves but the table's move and the
+    /// killers handed out, keyed by history.
+    #[inline(never)]
+    fn generate_quiets(&mut self, pos: &Chess, ordering: Heuristics<'_>) {
+        let side = pos.turn();
+        let history = ordering.history;
+        let continuation = ordering.continuation;
+        let skip = [
+            self.table_move,
+            self.killers_given[0],
+            self.killers_given[1],
+        ];
+        self.moves.truncate(self.captures_end);
+        self.keys.truncate(self.captures_end);
+        quiet_moves(pos, self.moves);
+        let mut at = self.captures_end;
+        while at < self.moves.len() {
+            let m = self.moves[at];
+            if skip.contains(&Some(m)) {
+                self.moves.remove(at);
+                continue;
+            }
+            self.keys
+                .push(history.quiet_score(side, &m, continuation.as_ref()));
+            at += 1;
+        }
+        self.next = self.captures_end;
+    }
+
+    /// The index of the first of the highest keys in `from..to`, `None` when empty.
+    #[inline]
+    fn select(&self, from: usize, to: usize) -> Option<usize> {
+        if from >= to {
+            return None;
+        }
+        // One pass, the first of equal keys kept (strictly greater replaces).
+        let keys = &self.keys[from..to];
+        let mut best = 0;
+        let mut best_key = keys[0];
+        for (i, &k) in keys.iter().enumerate().skip(1) {
+            if k > best_key {
+                best_key = k;
+                best = i;
+            }
+        }
+        Some(from + best)
+    }
+
+    /// Swaps the move at `best` to the stage's front and moves past it.
+    #[inline(always)]
+    fn take(&mut self, best: usize) -> (Move, i32) {
+        self.moves.swap(self.next, best);
+        self.keys.swap(self.next, best);
+        self.next += 1;
+        (self.moves[self.next - 1], self.keys[self.next - 1])
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::search::ordering::{is_tactical, History};
+    use shakmaty::fen::Fen;
+    use shakmaty::CastlingMode;
+
+    fn position(fen: &str) -> Chess {
+        fen.parse::<Fen>()
+            .unwrap()
+            .into_position(CastlingMode::Standard)
+            .unwrap()
+    }
+
+    fn heuristics(history: &History) -> Heuristics<'_> {
+        Heuristics {
+            history,
+            continuation: None,
+            capture_history: false,
+            see_ordering: true,
+        }
+    }
+
+    fn order(pos: &Chess, tt_move: PackedMove, killers: [Option<Move>; 2]) -> Vec<String> {
+        let history = History::default();
+        let mut moves = MoveList::new();
+        let mut picker = StagedPicker::new(
+            pos,
+            pos.is_check(),
+            &mut moves,
+            tt_move,
+            killers,
+            heuristics(&history),
+        );
+        let mut order = Vec::new();
+        while let Some(picked) = picker.next(pos, heuristics(&history)) {
+            order.push(picked.to_string());
+        }
+        assert_eq!(picker.handed_out(), order.len());
+        order
+    }
+
+    fn find(pos: &Chess, uci: &str) -> Move {
+        let m = pos
+            .legal_moves()
+            .into_iter()
+            .find(|m| m.to_uci(CastlingMode::Standard).to_string() == uci);
+        m.unwrap_or_else(|| panic!("{uci} is not legal"))
+    }
+
+    #[test]
+    fn captures_of_big_pieces_by_small_ones_come_first() {
+        // White can take the queen on d5 with the pawn (e4) or the knight (c3), or a pawn on a5.
+        let pos = position("4k3/8/8/p2q4/4P3/2N5/8/4K3 w - - 0 1");
+        let order = order(&pos, PackedMove::NONE, [None; 2]);
+        assert_eq!(order[..2], ["e4xd5", "Nc3xd5"]);
+    }
+
+    #[test]
+    fn the_stages_come_in_order_table_move_captures_killers_quiets_losing_captures() {
+        // Qxd5 wins a pawn but loses the queen to the e6 pawn; Qxa4 wins a knight.
+        let pos = position("4k3/8/4p3/3p4/n7/8/8/3QK1N1 w - - 0 1");
+        let table = find(&pos, "g1f3");
+        let killer = find(&pos, "e1f2");
+        let order = order(&pos, PackedMove::new(table), [Some(killer), None]);
+        assert_eq!(order[0], "Ng1-f3");
+        assert_eq!(order[1], "Qd1xa4");
+        assert_eq!(order[2], "Ke1-f2");
+        assert_eq!(order.last().unwrap(), "Qd1xd5");
+        let mut sorted = order.clone();
+        sorted.sort();
+        sorted.dedup();
+        assert_eq!(sorted.len(), pos.legal_moves().len(), "{order:?}");
+    }
+
+    /// Without SEE ordering a losing capture is not deferred: captures all come first.
+    #[test]
+    fn losing_captures_go_after_quiet_moves_only_with_see_ordering() {
+        // Qxd5 wins a pawn but loses the queen to the e6 pawn.
+        let pos = position("4k3/8/4p3/3p4/8/8/8/3QK3 w - - 0 1");
+        for see_ordering in [true, false] {
+            let history = History::default();
+            let ordering = Heuristics {
+                see_ordering,
+                ..heuristics(&history)
+            };
+            let mut moves = MoveList::new();
+            let mut picker = StagedPicker::new(
+                &pos,
+                false,
+                &mut moves,
+                PackedMove::NONE,
+                [None; 2],
+                ordering,
+            );
+            let mut order = Vec::new();
+            while let Some(picked) = picker.next(&pos, ordering) {
+                order.push(picked.to_string());
+            }
+            let expected_at = if see_ordering { order.len() - 1 } else { 0 };
+            assert_eq!(order[expected_at], "Qd1xd5", "{see_ordering}: {order:?}");
+        }
+    }
+
+    #[test]
+    fn a_killer_that_is_not_a_legal_quiet_move_here_is_not_handed_out() {
+        // The killer Nb1-c3 of another position: here c3 holds a black pawn.
+        let other = position("4k3/8/8/8/8/8/8/1N2K3 w - - 0 1");
+        let killer = find(&other, "b1c3");
+        let pos = position("4k3/8/8/8/8/2p5/8/1N2K3 w - - 0 1");
+        let order = order(&pos, PackedMove::NONE, [Some(killer), None]);
+        assert_eq!(order[0], "Nb1xc3");
+        assert_eq!(order.iter().filter(|m| m.contains("c3")).count(), 1);
+        assert_eq!(order.len(), pos.legal_moves().len());
+    }
+
+    /// Every legal move exactly once, whatever the table's move and killers: random 16-bit
+    /// table moves (mostly illegal) and killers taken from other positions, over random games.
+    #[test]
+    fn every_legal_move_is_handed_out_exactly_once() {
+        let mut state = 0x9E37_79B9_7F4A_7C15u64;
+        let mut rand = move || {
+            state ^= state << 13;
+            state ^= state >> 7;
+            state ^= state << 17;
+            state
+        };
+        let starts = [
+            "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1",
+            "n1n5/PPPk4/8/8/8/8/4Kppp/5N1N b - - 0 1",
+            "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1",
+        ];
+        // Per side: quiet moves that were legal in that side's earlier positions.
+        let mut killers: [[Option<Move>; 2]; 2] = [[None; 2]; 2];
+        let mut positions = 0;
+        for fen in starts {
+            for _ in 0..20 {
+                let mut pos = position(fen);
+                for _ in 0..60 {
+                    let legal = pos.legal_moves();
+                    if legal.is_empty() {
+                        break;
+                    }
+                    let tt_move = match rand() % 3 {
+                        0 => PackedMove::NONE,
+                        1 => PackedMove::new(legal[(rand() % legal.len() as u64) as usize]),
+                        _ => PackedMove::from_bits(rand() as u16),
+                    };
+                    let side = pos.turn() as usize;
+                    let mut got = order(&pos, tt_move, killers[side]);
+                    let mut want: Vec<String> = legal.iter().map(|m| m.to_string()).collect();
+                    got.sort();
+                    want.sort();
+                    let fen = Fen::from_position(&pos, shakmaty::EnPassantMode::Legal);
+                    assert_eq!(got, want, "{fen}");
+                    positions += 1;
+                    let quiet = legal[(rand() % legal.len() as u64) as usize];
+                    if !is_tactical(&quiet) {
+                        killers[side] = [Some(quiet), killers[side][0]];
+                    }
+                    pos.play_unchecked(legal[(rand() % legal.len() as u64) as usize]);
+                }
+            }
+        }
+        assert!(positions > 2000, "{positions}");
+    }
+}
