@@ -123,6 +123,8 @@ def main():
     ap.add_argument("--max-per-file", type=int, default=0)
     ap.add_argument("--steps", type=int, default=1500)
     ap.add_argument("--lr", type=float, default=2.0)
+    ap.add_argument("--baseline", help="a model to measure on the same positions: its eight "
+                    "coefficients a0,a1,a2,a3,b0,b1,b2,b3 (e.g. the one src/eval/wdl.rs has now)")
     args = ap.parse_args()
     rows = read(args.engine, args.paths, args.max_per_file)
     v, mat, outcome, held = rows[:, 0], rows[:, 1], rows[:, 2], rows[:, 3] > 0
@@ -130,6 +132,12 @@ def main():
     coef = fit(v[~held], m[~held], outcome[~held], args.steps, args.lr)
     report(coef, v[~held], m[~held], outcome[~held], "fitted on")
     report(coef, v[held], m[held], outcome[held], "held out")
+    if args.baseline:
+        base = np.array([float(c) for c in args.baseline.split(",")])
+        if base.shape != (8,):
+            sys.exit("--baseline needs eight comma-separated coefficients")
+        report(base, v[~held], m[~held], outcome[~held], "baseline, fitted-on set")
+        report(base, v[held], m[held], outcome[held], "baseline, held-out set")
     print("A: [f64; 4] = [" + ", ".join(f"{c:.3f}" for c in coef[:4]) + "]")
     print("B: [f64; 4] = [" + ", ".join(f"{c:.3f}" for c in coef[4:]) + "]")
     for mm in (30, 58, 78):

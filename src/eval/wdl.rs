@@ -27,13 +27,14 @@ pub const CLASSICAL: WdlModel = WdlModel {
     b: [83.357, 6.983, -31.577, 34.984],
 };
 
-/// The built-in net's model (`tools/wdl_fit.py`, docs/wdl.md: 342,158 positions of
-/// `Bench: 1992182` self-play with that net at 5,000 nodes a move, `data/selfplay-1992182-s6001.vf`;
-/// on 30,030 held-out positions log-loss 0.650 against 1.098 for the result frequencies alone,
-/// Brier 0.383 against 0.667).
+/// The built-in net's model (`tools/wdl_fit.py`, docs/wdl.md: 415,537 positions of
+/// `Bench: 2241641` self-play with the third net at 5,000 nodes a move,
+/// `data/selfplay-2241641-s8001.vf`; on 47,694 held-out positions log-loss 0.580 against 1.099
+/// for the result frequencies alone and 0.595 for the first net's model it replaces, Brier
+/// 0.333 against 0.667 and 0.350).
 pub const NET: WdlModel = WdlModel {
-    a: [552.475, -697.321, 0.125, 209.710],
-    b: [226.310, -208.433, -83.352, 149.161],
+    a: [303.208, -343.866, 49.832, 55.754],
+    b: [57.388, 44.555, -15.789, 2.443],
 };
 
 /// The model of an evaluation, if it has one (both have).
