@@ -207,6 +207,34 @@ fn perft_suite_max_depth_skips_deeper_counts() {
     std::fs::remove_dir_all(&dir).unwrap();
 }
 
+/// The positions of the three perft suites (standard, classic, Chess960), only every
+/// `chess960_step`-th Chess960 start, to keep a test that walks their trees short.
+fn suite_positions(chess960_step: usize) -> Vec<Chess> {
+    let mut positions = Vec::new();
+    for (file, mode) in [
+        ("perft_standard.epd", CastlingMode::Standard),
+        ("perft_classic.epd", CastlingMode::Standard),
+        ("perft_960.epd", CastlingMode::Chess960),
+    ] {
+        let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("epd").join(file);
+        let step = if mode == CastlingMode::Chess960 {
+            chess960_step
+        } else {
+            1
+        };
+        for (_, line) in read_lines(&path).unwrap().into_iter().step_by(step) {
+            let fen = line.split(';').next().unwrap().trim();
+            if fen.is_empty() || fen.starts_with('#') {
+                continue;
+            }
+            let mode_pos =
+                cutoff::position::read_fen(fen, mode, cutoff::position::FenPolicy::Strict);
+            positions.push(mode_pos.unwrap());
+        }
+    }
+    positions
+}
+
 /// The key the search gives a child, updated move by move (`position::key_after`, finished with
 /// the child), equals the key computed from scratch at every node of the perft suites' trees
 /// to depth 3 (every kind of move, lost castling rights, en passant that comes and goes,
@@ -235,23 +263,9 @@ fn the_incremental_key_equals_the_full_key_at_every_node_of_the_suites() {
         }
     }
     let mut counts = [0u64; 2];
-    for (file, mode) in [
-        ("perft_standard.epd", CastlingMode::Standard),
-        ("perft_classic.epd", CastlingMode::Standard),
-        ("perft_960.epd", CastlingMode::Chess960),
-    ] {
-        let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("epd").join(file);
-        // Every eighth Chess960 start keeps the test at a few seconds.
-        let step = if mode == CastlingMode::Chess960 { 8 } else { 1 };
-        for (_, line) in read_lines(&path).unwrap().into_iter().step_by(step) {
-            let fen = line.split(';').next().unwrap().trim();
-            if fen.is_empty() || fen.starts_with('#') {
-                continue;
-            }
-            let pos =
-                cutoff::position::read_fen(fen, mode, cutoff::position::FenPolicy::Strict).unwrap();
-            walk(&pos, cutoff::position::full_key(&pos), 3, &mut counts);
-        }
+    // Every eighth Chess960 start keeps the test at a few seconds.
+    for pos in suite_positions(8) {
+        walk(&pos, cutoff::position::full_key(&pos), 3, &mut counts);
     }
     eprintln!(
         "keys checked: {} early keys exact, {} finished from the child",
@@ -290,31 +304,13 @@ fn the_table_move_decoder_agrees_with_the_legal_moves_for_every_value() {
         }
     }
     let mut counts = [0u64; 2];
-    for (file, mode) in [
-        ("perft_standard.epd", CastlingMode::Standard),
-        ("perft_classic.epd", CastlingMode::Standard),
-        ("perft_960.epd", CastlingMode::Chess960),
-    ] {
-        let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("epd").join(file);
-        let step = if mode == CastlingMode::Chess960 {
-            16
-        } else {
-            1
-        };
-        for (_, line) in read_lines(&path).unwrap().into_iter().step_by(step) {
-            let fen = line.split(';').next().unwrap().trim();
-            if fen.is_empty() || fen.starts_with('#') {
-                continue;
-            }
-            let pos =
-                cutoff::position::read_fen(fen, mode, cutoff::position::FenPolicy::Strict).unwrap();
-            check(&pos, &mut counts);
-            // Children: the replies' en passant, checks and pins; every fourth keeps it short.
-            for m in pos.legal_moves().into_iter().step_by(4) {
-                let mut child = pos.clone();
-                child.play_unchecked(m);
-                check(&child, &mut counts);
-            }
+    for pos in suite_positions(16) {
+        check(&pos, &mut counts);
+        // Children: the replies' en passant, checks and pins; every fourth keeps it short.
+        for m in pos.legal_moves().into_iter().step_by(4) {
+            let mut child = pos.clone();
+            child.play_unchecked(m);
+            check(&child, &mut counts);
         }
     }
     eprintln!(
@@ -359,22 +355,8 @@ fn the_staged_generators_split_the_legal_moves_at_every_node_of_the_suites() {
         }
     }
     let mut nodes = 0;
-    for (file, mode) in [
-        ("perft_standard.epd", CastlingMode::Standard),
-        ("perft_classic.epd", CastlingMode::Standard),
-        ("perft_960.epd", CastlingMode::Chess960),
-    ] {
-        let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("epd").join(file);
-        let step = if mode == CastlingMode::Chess960 { 8 } else { 1 };
-        for (_, line) in read_lines(&path).unwrap().into_iter().step_by(step) {
-            let fen = line.split(';').next().unwrap().trim();
-            if fen.is_empty() || fen.starts_with('#') {
-                continue;
-            }
-            let pos =
-                cutoff::position::read_fen(fen, mode, cutoff::position::FenPolicy::Strict).unwrap();
-            check(&pos, 2, &mut nodes);
-        }
+    for pos in suite_positions(8) {
+        check(&pos, 2, &mut nodes);
     }
     eprintln!("nodes checked: {nodes}");
     assert!(nodes > 100_000, "{nodes}");

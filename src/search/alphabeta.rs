@@ -399,28 +399,11 @@ impl Worker<'_> {
         let tt_move = tt_hit.map_or(PackedMove::NONE, |hit| hit.mv);
         let side = pos.turn();
         let continuation = self.continuation(ply);
-        // The fifty-move rule, after mate (which takes precedence): only a side in check can
-        // be mated, so only then are the moves generated to tell.
-        if pos.halfmoves() >= 100 {
-            return if node.in_check && pos.legal_moves().is_empty() {
-                Score::mated_in(ply)
-            } else {
-                Score::DRAW
-            };
+        if let Some(draw_or_mate) = fifty_move_rule(pos, &node) {
+            return draw_or_mate;
         }
-        // Step 8 (SEE ordering: +167.7 ± 38.9, with quiescence SEE pruning): the moves in
-        // stages (`staged`): the table's move, captures, killers, quiet moves and losing
-        // captures, each generated when reached.
         let mut moves = MoveList::new();
-        let killers = self.stack[ply].killers.get();
-        let mut picker = StagedPicker::new(
-            pos,
-            node.in_check,
-            &mut moves,
-            tt_move,
-            killers,
-            self.heuristics(continuation),
-        );
+        let mut picker = self.order_moves(pos, &node, tt_move, continuation, &mut moves);
         let mut best = node.tb_floor;
         let mut best_move: Option<Move> = None;
         let mut tried = Tried::default();
@@ -492,11 +475,7 @@ impl Worker<'_> {
 
         // No legal move at all: mate or stalemate.
         if picker.handed_out() == 0 {
-            return if node.in_check {
-                Score::mated_in(ply)
-            } else {
-                Score::DRAW
-            };
+            return no_legal_move(&node);
         }
         // Step 12: the result to the table (and what it teaches the correction history); a
         // cutoff has taught the move ordering above. No more than the tables allow.
@@ -641,6 +620,27 @@ impl Worker<'_> {
         } else {
             Singular::Extend(0)
         }
+    }
+
+    /// Step 8 (SEE ordering: +167.7 ± 38.9, with quiescence SEE pruning): the moves in
+    /// stages (`staged`): the table's move, captures, killers, quiet moves and losing
+    /// captures, each generated when reached.
+    fn order_moves<'m>(
+        &self,
+        pos: &Chess,
+        node: &Node,
+        tt_move: PackedMove,
+        continuation: Continuation,
+        moves: &'m mut MoveList,
+    ) -> StagedPicker<'m> {
+        StagedPicker::new(
+            pos,
+            node.in_check,
+            moves,
+            tt_move,
+            self.stack[node.ply].killers.get(),
+            self.heuristics(continuation),
+        )
     }
 
     /// Which ordering steps are on, with the history they read.
@@ -862,6 +862,30 @@ fn late_move_reduction(depth: Depth, index: usize) -> Depth {
 #[cfg(feature = "tune")]
 fn late_move_reduction(depth: Depth, index: usize) -> Depth {
     Depth::from(reduction_formula((depth as usize).min(63), index.min(63)))
+}
+
+/// The value of a node with no legal move: mated in check, else stalemate.
+#[inline]
+fn no_legal_move(node: &Node) -> Score {
+    if node.in_check {
+        Score::mated_in(node.ply)
+    } else {
+        Score::DRAW
+    }
+}
+
+/// The fifty-move rule's draw, after mate (which takes precedence): only a side in check can
+/// be mated, so only then are the moves generated to tell. `None` while the rule is not due.
+#[inline]
+fn fifty_move_rule(pos: &Chess, node: &Node) -> Option<Score> {
+    if pos.halfmoves() < 100 {
+        return None;
+    }
+    Some(if node.in_check && pos.legal_moves().is_empty() {
+        no_legal_move(node)
+    } else {
+        Score::DRAW
+    })
 }
 
 /// Whether the side to move has a piece besides king and pawns (zugzwang is then unlikely).

@@ -225,6 +225,22 @@ fn victim_index(m: &Move) -> usize {
     }
 }
 
+/// The index of the first of the highest of `keys` (not empty), as both pickers select. One
+/// pass, the first of equal keys kept (strictly greater replaces): a vectorized maximum
+/// followed by a search for where it occurs mispredicts that search's exit.
+#[inline]
+pub(super) fn first_highest(keys: &[i32]) -> usize {
+    let mut best = 0;
+    let mut best_key = keys[0];
+    for (i, &k) in keys.iter().enumerate().skip(1) {
+        if k > best_key {
+            best_key = k;
+            best = i;
+        }
+    }
+    best
+}
+
 /// How the move picker orders: which of the search's ordering steps are on.
 #[derive(Clone, Copy)]
 pub struct Heuristics<'a> {
@@ -349,18 +365,7 @@ impl<'a> MovePicker<'a> {
         if self.next >= n {
             return None;
         }
-        // One pass, the first of equal keys kept (strictly greater replaces): a vectorized
-        // maximum followed by a search for where it occurs mispredicts that search's exit.
-        let keys = &self.keys[self.next..n];
-        let mut best = 0;
-        let mut best_key = keys[0];
-        for (i, &k) in keys.iter().enumerate().skip(1) {
-            if k > best_key {
-                best_key = k;
-                best = i;
-            }
-        }
-        Some(self.next + best)
+        Some(self.next + first_highest(&self.keys[self.next..n]))
     }
 
     /// Moves the move at `best` to the front of the remaining ones and hands it out.

@@ -14,7 +14,7 @@
 use arrayvec::ArrayVec;
 use shakmaty::{Chess, Move, MoveList, Position};
 
-use super::ordering::{capture_key, main_search_key, Heuristics};
+use super::ordering::{capture_key, first_highest, main_search_key, Heuristics};
 use super::see::see_at_least;
 use crate::position::{legal_move, noisy_moves, quiet_moves};
 use crate::tt::PackedMove;
@@ -250,17 +250,7 @@ impl<'a> StagedPicker<'a> {
         if from >= to {
             return None;
         }
-        // One pass, the first of equal keys kept (strictly greater replaces).
-        let keys = &self.keys[from..to];
-        let mut best = 0;
-        let mut best_key = keys[0];
-        for (i, &k) in keys.iter().enumerate().skip(1) {
-            if k > best_key {
-                best_key = k;
-                best = i;
-            }
-        }
-        Some(from + best)
+        Some(from + first_highest(&self.keys[from..to]))
     }
 
     /// Swaps the move at `best` to the stage's front and moves past it.
