@@ -2,10 +2,10 @@
 //! window, which makes the stored bounds tighter).
 
 use arrayvec::ArrayVec;
-use shakmaty::{Chess, Move, MoveList, Position};
+use shakmaty::{Chess, Move, Position};
 
 use super::config::TtPolicy;
-use super::ordering::{is_tactical, Continuation, Heuristics, History, MovePicker};
+use super::ordering::{is_tactical, Continuation, Heuristics, History, MoveBuffer, MovePicker};
 use super::staged::StagedPicker;
 use super::worker::Worker;
 #[cfg(not(feature = "tune"))]
@@ -315,10 +315,10 @@ impl Worker<'_> {
         } = *node;
         // Only captures that win at least the margin over the static evaluation by exchange.
         let threshold = probcut_beta.0 - node.static_eval.0;
-        let mut moves = MoveList::new();
-        tactical_moves(pos, &mut moves);
+        let mut buffer = MoveBuffer::new();
+        tactical_moves(pos, &mut buffer.moves);
         let history = self.steps.capture_history.then_some(&*self.history);
-        let picker = MovePicker::for_quiescence(pos, &mut moves, history);
+        let picker = MovePicker::for_quiescence(pos, &mut buffer, history);
         for m in picker {
             if !see_at_least(pos, &m, threshold) {
                 continue;
@@ -402,8 +402,8 @@ impl Worker<'_> {
         if let Some(draw_or_mate) = fifty_move_rule(pos, &node) {
             return draw_or_mate;
         }
-        let mut moves = MoveList::new();
-        let mut picker = self.order_moves(pos, &node, tt_move, continuation, &mut moves);
+        let mut buffer = MoveBuffer::new();
+        let mut picker = self.order_moves(pos, &node, tt_move, continuation, &mut buffer);
         let mut best = node.tb_floor;
         let mut best_move: Option<Move> = None;
         let mut tried = Tried::default();
@@ -631,12 +631,12 @@ impl Worker<'_> {
         node: &Node,
         tt_move: PackedMove,
         continuation: Continuation,
-        moves: &'m mut MoveList,
+        buffer: &'m mut MoveBuffer,
     ) -> StagedPicker<'m> {
         StagedPicker::new(
             pos,
             node.in_check,
-            moves,
+            buffer,
             tt_move,
             self.stack[node.ply].killers.get(),
             self.heuristics(continuation),

@@ -1,9 +1,9 @@
 //! Quiescence search: at the horizon, keep playing captures and promotions until the position
 //! is quiet, so that the static evaluation is never taken in the middle of an exchange.
 
-use shakmaty::{Chess, Move, MoveList, Position};
+use shakmaty::{Chess, Move, Position};
 
-use super::ordering::MovePicker;
+use super::ordering::{MoveBuffer, MovePicker};
 use super::see::see_at_least;
 use super::worker::Worker;
 use crate::position::{tactical_moves, Key};
@@ -41,13 +41,13 @@ impl Worker<'_> {
         }
 
         let in_check = pos.is_check();
-        let mut moves = MoveList::new();
+        let mut buffer = MoveBuffer::new();
         // Step 3: standing pat (not in check): its score and the raw evaluation the table
         // keeps.
         let stand_pat = if in_check {
             // No standing pat in check: every evasion is searched, and none is mate.
-            moves = pos.legal_moves();
-            if moves.is_empty() {
+            buffer.moves = pos.legal_moves();
+            if buffer.moves.is_empty() {
                 return Score::mated_in(ply);
             }
             None
@@ -57,12 +57,12 @@ impl Worker<'_> {
                 Err(cut) => return cut,
             };
             alpha = alpha.max(stand_pat);
-            tactical_moves(pos, &mut moves);
+            tactical_moves(pos, &mut buffer.moves);
             Some((stand_pat, raw_eval))
         };
         let mut best = stand_pat.map_or(-Score::INFINITE, |(pat, _)| pat);
         let capture_history = (self.steps.capture_history && !in_check).then_some(&*self.history);
-        let mut picker = MovePicker::for_quiescence(pos, &mut moves, capture_history);
+        let mut picker = MovePicker::for_quiescence(pos, &mut buffer, capture_history);
 
         // Step 4: the captures (every evasion in check), best first, those that lose material
         // by static exchange skipped (with step 8 of the main search: +167.7 ± 38.9).

@@ -14,7 +14,7 @@
 use arrayvec::ArrayVec;
 use shakmaty::{Chess, Move, MoveList, Position};
 
-use super::ordering::{capture_key, first_highest, main_search_key, Heuristics};
+use super::ordering::{capture_key, first_highest, main_search_key, Heuristics, MoveBuffer};
 use super::see::see_at_least;
 use crate::position::{legal_move, noisy_moves, quiet_moves};
 use crate::tt::PackedMove;
@@ -32,13 +32,13 @@ enum Stage {
     Done,
 }
 
-/// The staged picker. The moves live in the caller's list (over a kilobyte, so not in the
-/// picker): captures first, then quiet moves after `captures_end`; the captures deferred as
+/// The staged picker. The moves and keys live in the caller's [`MoveBuffer`] (over five
+/// kilobytes, so not in the picker): captures first, then quiet moves after `captures_end`; the captures deferred as
 /// losing are moved down over the slots of those already handed out, so they stay in the order
 /// they were deferred (best key first) without a list of their own.
 pub struct StagedPicker<'a> {
     moves: &'a mut MoveList,
-    keys: ArrayVec<i32, 256>,
+    keys: &'a mut ArrayVec<i32, 256>,
     stage: Stage,
     /// The next candidate of the current stage.
     next: usize,
@@ -54,20 +54,23 @@ pub struct StagedPicker<'a> {
 }
 
 impl<'a> StagedPicker<'a> {
-    /// A picker for `pos`; `moves` must be empty. In check every evasion is generated now and
-    /// ordered with `ordering`; otherwise nothing is generated until asked for.
+    /// A picker for `pos` in `buffer`, whose moves must be empty. In check every evasion is
+    /// generated now and ordered with `ordering`; otherwise nothing is generated until asked
+    /// for.
     pub fn new(
         pos: &Chess,
         in_check: bool,
-        moves: &'a mut MoveList,
+        buffer: &'a mut MoveBuffer,
         tt_move: PackedMove,
         killers: [Option<Move>; 2],
         ordering: Heuristics<'_>,
     ) -> StagedPicker<'a> {
+        let MoveBuffer { moves, keys } = buffer;
         debug_assert!(moves.is_empty());
+        keys.clear();
         let mut picker = StagedPicker {
             moves,
-            keys: ArrayVec::new(),
+            keys,
             stage: Stage::TableMove,
             next: 0,
             captures_end: 0,
@@ -288,11 +291,11 @@ mod tests {
 
     fn order(pos: &Chess, tt_move: PackedMove, killers: [Option<Move>; 2]) -> Vec<String> {
         let history = History::default();
-        let mut moves = MoveList::new();
+        let mut buffer = MoveBuffer::new();
         let mut picker = StagedPicker::new(
             pos,
             pos.is_check(),
-            &mut moves,
+            &mut buffer,
             tt_move,
             killers,
             heuristics(&history),
@@ -349,11 +352,11 @@ mod tests {
                 see_ordering,
                 ..heuristics(&history)
             };
-            let mut moves = MoveList::new();
+            let mut buffer = MoveBuffer::new();
             let mut picker = StagedPicker::new(
                 &pos,
                 false,
-                &mut moves,
+                &mut buffer,
                 PackedMove::NONE,
                 [None; 2],
                 ordering,

@@ -33,6 +33,9 @@ use shakmaty::{Board, Chess, Color, Move, Position, Role, Square};
 use crate::files;
 use crate::types::{Ply, Score, MAX_PLY};
 
+mod aligned;
+use aligned::{is_aligned, Aligned};
+
 /// Features per perspective: 2 colours × 6 roles × 64 squares.
 pub const INPUTS: usize = 768;
 /// Quantisation of the first layer (activations clamp at it) and of the output weights.
@@ -53,11 +56,12 @@ const MAX_HIDDEN: usize = 1024;
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Network {
     hidden: usize,
-    /// Feature-major: the `hidden` weights of feature 0, then of feature 1, ...
-    w1: Vec<i16>,
+    /// Feature-major: the `hidden` weights of feature 0, then of feature 1, ... (aligned, so
+    /// that every row is: the kernels' loads are then never split).
+    w1: Aligned,
     b1: Vec<i16>,
-    /// The side to move's `hidden` weights, then the other side's.
-    w2: Vec<i16>,
+    /// The side to move's `hidden` weights, then the other side's (aligned, as `w1`).
+    w2: Aligned,
     b2: i32,
     /// The FNV-1a hash of the payload, which names the net.
     hash: u64,
@@ -203,9 +207,9 @@ impl Network {
         check_range(hidden, &w1, &b1, &w2)?;
         Ok(Network {
             hidden,
-            w1,
+            w1: Aligned::from_slice(&w1),
             b1,
-            w2,
+            w2: Aligned::from_slice(&w2),
             b2: i32::from_le_bytes(b2.try_into().expect("four bytes")),
             hash,
         })
@@ -239,7 +243,7 @@ impl Network {
     /// The file bytes of this network (the inverse of [`Network::from_bytes`]).
     pub fn to_bytes(&self) -> Vec<u8> {
         let mut payload = Vec::new();
-        for w in self.w1.iter().chain(&self.b1).chain(&self.w2) {
+        for w in self.w1.iter().chain(&self.b1).chain(self.w2.iter()) {
             payload.extend_from_slice(&w.to_le_bytes());
         }
         payload.extend_from_slice(&self.b2.to_le_bytes());
@@ -271,9 +275,9 @@ impl Network {
         }
         let mut net = Network {
             hidden,
-            w1,
+            w1: Aligned::from_slice(&w1),
             b1,
-            w2,
+            w2: Aligned::from_slice(&w2),
             b2,
             hash: 0,
         };
@@ -297,7 +301,7 @@ impl Network {
     /// The value of `pos` for the side to move, evaluated from scratch (the reference the
     /// incremental accumulators are tested against).
     pub fn evaluate(&self, pos: &Chess) -> Score {
-        let mut acc = vec![0i16; 2 * self.hidden];
+        let mut acc = Aligned::zeroed(2 * self.hidden);
         self.refresh(pos.board(), &mut acc);
         self.output(&acc, pos.turn())
     }
@@ -357,6 +361,9 @@ fn has_avx2() -> bool {
     false
 }
 
+/// The built-in net's hidden width: the AVX2 kernels have a copy compiled for this length.
+const BUILT_IN_HIDDEN: usize = 256;
+
 /// `acc += w`, lane by lane, wrapping as 16-bit integers do.
 #[inline]
 fn add_assign(acc: &mut [i16], w: &[i16]) {
@@ -395,10 +402,29 @@ fn update_into(simd: bool, child: &mut [i16], parent: &[i16], sub: &Rows, add: &
             // One kernel per shape a move has, so that the rows' loop is unrolled: a quiet move
             // or a promotion (one out, one in), a capture or en passant (two out, one in),
             // castling (two out, two in).
-            match (&sub[..], &add[..]) {
-                ([s], [a]) => simd::update_into::<1, 1>(child, parent, [s], [a]),
-                ([s, t], [a]) => simd::update_into::<2, 1>(child, parent, [s, t], [a]),
-                ([s, t], [a, b]) => simd::update_into::<2, 2>(child, parent, [s, t], [a, b]),
+            // The built-in width gets kernels compiled for its length, whose loops unroll
+            // (about a third of the update's instructions were the loop's own), and that load
+            // and store aligned (unsplit) where every slice is aligned, as the net's rows and
+            // the accumulators are.
+            let fixed = child.len() == BUILT_IN_HIDDEN
+                && is_aligned(child.as_ptr())
+                && is_aligned(parent.as_ptr())
+                && sub.iter().chain(add).all(|row| is_aligned(row.as_ptr()));
+            match (&sub[..], &add[..], fixed) {
+                ([s], [a], true) => {
+                    simd::update_into::<1, 1, BUILT_IN_HIDDEN>(child, parent, [s], [a])
+                }
+                ([s, t], [a], true) => {
+                    simd::update_into::<2, 1, BUILT_IN_HIDDEN>(child, parent, [s, t], [a])
+                }
+                ([s, t], [a, b], true) => {
+                    simd::update_into::<2, 2, BUILT_IN_HIDDEN>(child, parent, [s, t], [a, b])
+                }
+                ([s], [a], false) => simd::update_into::<1, 1, 0>(child, parent, [s], [a]),
+                ([s, t], [a], false) => simd::update_into::<2, 1, 0>(child, parent, [s, t], [a]),
+                ([s, t], [a, b], false) => {
+                    simd::update_into::<2, 2, 0>(child, parent, [s, t], [a, b])
+                }
                 _ => portable::update_into(child, parent, sub, add),
             }
         }
@@ -413,8 +439,19 @@ fn update_into(simd: bool, child: &mut [i16], parent: &[i16], sub: &Rows, add: &
 fn screlu_dot(acc: &[i16], w: &[i16]) -> i32 {
     #[cfg(target_arch = "x86_64")]
     if has_avx2() {
-        // SAFETY: AVX2 is present (checked at run time); the kernel reads within the slices.
-        return unsafe { simd::screlu_dot(acc, w) };
+        // SAFETY: AVX2 is present (checked at run time); the kernel reads within the slices
+        // (with a width given, both are that long: checked here).
+        return unsafe {
+            if acc.len() == BUILT_IN_HIDDEN
+                && w.len() == BUILT_IN_HIDDEN
+                && is_aligned(acc.as_ptr())
+                && is_aligned(w.as_ptr())
+            {
+                simd::screlu_dot::<BUILT_IN_HIDDEN>(acc, w)
+            } else {
+                simd::screlu_dot::<0>(acc, w)
+            }
+        };
     }
     portable::screlu_dot(acc, w)
 }
@@ -482,45 +519,71 @@ mod simd {
 
     /// # Safety
     /// The CPU must support AVX2; `parent` and every row must hold at least `child.len()`
-    /// values, a multiple of 16.
+    /// values, a multiple of 16. With `N` other than 0, `N` values are updated (a length known
+    /// when compiling, so the loop unrolls) with aligned loads and stores: then `child.len()`
+    /// must be `N` and every slice must start on a 32-byte boundary.
     #[target_feature(enable = "avx2")]
-    pub unsafe fn update_into<const S: usize, const A: usize>(
+    pub unsafe fn update_into<const S: usize, const A: usize, const N: usize>(
         child: &mut [i16],
         parent: &[i16],
         sub: [&[i16]; S],
         add: [&[i16]; A],
     ) {
-        for i in (0..child.len()).step_by(16) {
-            // SAFETY: i + 16 <= child.len() <= every other slice's length (the caller's
-            // promise); unaligned loads and stores are allowed.
+        let len = if N == 0 { child.len() } else { N };
+        debug_assert_eq!(len, child.len());
+        for i in (0..len).step_by(16) {
+            // SAFETY: i + 16 <= len == child.len() <= every other slice's length (the
+            // caller's promise); unaligned loads and stores are allowed, and with `N` other
+            // than 0 every slice starts on a 32-byte boundary (the caller's promise), so each
+            // address, 32·k bytes further, is aligned for the aligned ones.
             unsafe {
-                let mut v = _mm256_loadu_si256(parent.as_ptr().add(i).cast());
+                let load = |p: *const i16| {
+                    if N == 0 {
+                        _mm256_loadu_si256(p.cast())
+                    } else {
+                        _mm256_load_si256(p.cast())
+                    }
+                };
+                let mut v = load(parent.as_ptr().add(i));
                 for row in sub {
-                    v = _mm256_sub_epi16(v, _mm256_loadu_si256(row.as_ptr().add(i).cast()));
+                    v = _mm256_sub_epi16(v, load(row.as_ptr().add(i)));
                 }
                 for row in add {
-                    v = _mm256_add_epi16(v, _mm256_loadu_si256(row.as_ptr().add(i).cast()));
+                    v = _mm256_add_epi16(v, load(row.as_ptr().add(i)));
                 }
-                _mm256_storeu_si256(child.as_mut_ptr().add(i).cast(), v);
+                let out = child.as_mut_ptr().add(i).cast();
+                if N == 0 {
+                    _mm256_storeu_si256(out, v);
+                } else {
+                    _mm256_store_si256(out, v);
+                }
             }
         }
     }
 
     /// # Safety
-    /// The CPU must support AVX2.
+    /// The CPU must support AVX2. With `N` other than 0, both slices must be `N` long (a
+    /// length known when compiling, so the loop unrolls) and start on a 32-byte boundary
+    /// (aligned loads).
     #[target_feature(enable = "avx2")]
-    pub unsafe fn screlu_dot(acc: &[i16], w: &[i16]) -> i32 {
-        assert!(acc.len() == w.len() && acc.len().is_multiple_of(16));
+    pub unsafe fn screlu_dot<const N: usize>(acc: &[i16], w: &[i16]) -> i32 {
+        let len = if N == 0 { acc.len() } else { N };
+        debug_assert!(N == 0 || (acc.len() == N && w.len() == N));
+        assert!(N != 0 || (acc.len() == w.len() && acc.len().is_multiple_of(16)));
         let zero = _mm256_setzero_si256();
         let qa = _mm256_set1_epi16(QA as i16);
         let mut sum = _mm256_setzero_si256();
-        for i in (0..acc.len()).step_by(16) {
-            // SAFETY: i + 16 <= len for both slices (asserted above).
+        for i in (0..len).step_by(16) {
+            // SAFETY: i + 16 <= len, and both slices are len long (asserted above, or the
+            // caller's promise for a width given, with both starts aligned, so each address
+            // 32·k bytes further is too).
             let (a, b) = unsafe {
-                (
-                    _mm256_loadu_si256(acc.as_ptr().add(i).cast()),
-                    _mm256_loadu_si256(w.as_ptr().add(i).cast()),
-                )
+                let (a, b) = (acc.as_ptr().add(i).cast(), w.as_ptr().add(i).cast());
+                if N == 0 {
+                    (_mm256_loadu_si256(a), _mm256_loadu_si256(b))
+                } else {
+                    (_mm256_load_si256(a), _mm256_load_si256(b))
+                }
             };
             let c = _mm256_min_epi16(_mm256_max_epi16(a, zero), qa);
             // c·b in 16 bits, then (c·b)·c summed in pairs into 32 bits: the portable sum.
@@ -541,13 +604,13 @@ pub struct Accumulators {
     net: Arc<Network>,
     /// Whether the AVX2 kernel updates them: decided once, here, not per move.
     simd: bool,
-    /// `MAX_PLY + 2` pairs of `2 · hidden` values, ply-major.
-    stack: Vec<i16>,
+    /// `MAX_PLY + 2` pairs of `2 · hidden` values, ply-major (aligned, as the weights).
+    stack: Aligned,
 }
 
 impl Accumulators {
     pub fn new(net: Arc<Network>) -> Accumulators {
-        let stack = vec![0; (MAX_PLY + 2) * 2 * net.hidden];
+        let stack = Aligned::zeroed((MAX_PLY + 2) * 2 * net.hidden);
         Accumulators {
             net,
             simd: has_avx2(),

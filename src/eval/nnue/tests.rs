@@ -63,48 +63,73 @@ fn simd_kernels_give_the_portable_results() {
         return;
     }
     let mut rng = Rng::new(5);
-    for round in 0..200 {
-        let n = 16 * (1 + round % 8);
+    // The built-in width (256) with every slice aligned runs the kernels compiled for its
+    // length (aligned loads); the other widths, and every slice starting one value past a
+    // 32-byte boundary, run the kernels that read the length at run time.
+    for round in 0..400 {
+        let n = [16, 32, 48, 64, 128, 240, 256, 272][round % 8];
+        let shift = (round / 8) % 2;
         let mut draw = |r: i32| (rng.below((2 * r + 1) as usize) as i32 - r) as i16;
-        let a: Vec<i16> = (0..n).map(|_| draw(400)).collect();
-        let w: Vec<i16> = (0..n).map(|_| draw(127)).collect();
+        // `n` values starting `shift` past an aligned start.
+        let mut buffer = |r: i32| {
+            let values: Vec<i16> = (0..shift + n).map(|_| draw(r)).collect();
+            Aligned::from_slice(&values)
+        };
+        let (a, w, v) = (buffer(400), buffer(127), buffer(300));
+        let (a, w, v) = (&a[shift..], &w[shift..], &v[shift..]);
+        assert_eq!(is_aligned(a.as_ptr()), shift == 0);
+        assert_eq!(
+            screlu_dot(a, w),
+            portable::screlu_dot(a, w),
+            "round {round}"
+        );
+        let (mut x, mut y) = (a.to_vec(), a.to_vec());
         // SAFETY: AVX2 is present (checked above).
-        let simd_dot = unsafe { simd::screlu_dot(&a, &w) };
-        assert_eq!(simd_dot, portable::screlu_dot(&a, &w), "round {round}");
-        let (mut x, mut y) = (a.clone(), a.clone());
-        // SAFETY: as above.
-        unsafe { simd::add_assign(&mut x, &w) };
-        portable::add_assign(&mut y, &w);
+        unsafe { simd::add_assign(&mut x, w) };
+        portable::add_assign(&mut y, w);
         assert_eq!(x, y);
+        let mut x_buffer = Aligned::zeroed(shift + n);
+        x_buffer[shift..].copy_from_slice(&x);
+        let x = &x_buffer[shift..];
         // The fused update with every count of rows a move takes out and puts in: the same
         // lanes as the portable pass, and taking `w` back out of `x` gives `a` again.
-        let v: Vec<i16> = (0..n).map(|_| draw(300)).collect();
-        let (mut c1, mut c2) = (vec![0; n], vec![0; n]);
-        // SAFETY: as above; every slice is `n` long, a multiple of 16.
-        unsafe { simd::update_into(&mut c1, &x, [&w[..]], [&v[..]]) };
-        portable::update_into(&mut c2, &x, &[&w[..]], &[&v[..]]);
-        assert_eq!(c1, c2, "round {round}: quiet");
-        // SAFETY: as above.
-        unsafe { simd::update_into(&mut c1, &x, [&w[..], &v[..]], [&a[..]]) };
-        portable::update_into(&mut c2, &x, &[&w[..], &v[..]], &[&a[..]]);
-        assert_eq!(c1, c2, "round {round}: capture");
-        // SAFETY: as above.
-        unsafe { simd::update_into(&mut c1, &x, [&w[..], &v[..]], [&a[..], &w[..]]) };
-        portable::update_into(&mut c2, &x, &[&w[..], &v[..]], &[&a[..], &w[..]]);
-        assert_eq!(c1, c2, "round {round}: castling");
+        let mut c1_buffer = Aligned::zeroed(shift + n);
+        let c1 = &mut c1_buffer[shift..];
+        let mut c2 = vec![0; n];
+        let shapes: [(Rows, Rows, &str); 3] = [
+            (
+                [w].into_iter().collect(),
+                [v].into_iter().collect(),
+                "quiet",
+            ),
+            (
+                [w, v].into_iter().collect(),
+                [a].into_iter().collect(),
+                "capture",
+            ),
+            (
+                [w, v].into_iter().collect(),
+                [a, w].into_iter().collect(),
+                "castling",
+            ),
+        ];
+        for (sub, add, shape) in shapes {
+            update_into(true, c1, x, &sub, &add);
+            portable::update_into(&mut c2, x, &sub, &add);
+            assert_eq!(c1, &c2[..], "round {round}: {shape}");
+        }
         let mut back = vec![0; n];
-        portable::update_into(&mut back, &x, &[&w[..]], &[]);
+        portable::update_into(&mut back, x, &[w], &[]);
         assert_eq!(back, a);
     }
 }
 
 /// Updated move by move, the accumulators equal the ones built from scratch at every node
 /// of a perft tree (every kind of move: quiet, capture, en passant, castling both ways,
-/// promotions with and without capture), and after null moves.
+/// promotions with and without capture), and after null moves; at a small width and at the
+/// built-in one (whose updates run the aligned kernels compiled for its length).
 #[test]
 fn incremental_accumulators_equal_fresh_ones_at_every_node() {
-    let net = Arc::new(random_network(32, 2));
-    let mut acc = Accumulators::new(Arc::clone(&net));
     fn walk(acc: &mut Accumulators, net: &Network, p: &Chess, ply: Ply, depth: u32) -> u64 {
         let mut fresh = vec![0i16; 2 * net.hidden()];
         net.refresh(p.board(), &mut fresh);
@@ -129,13 +154,17 @@ fn incremental_accumulators_equal_fresh_ones_at_every_node() {
         }
         nodes
     }
-    let mut visited = 0;
-    for fen in FENS {
-        let p = pos(fen);
-        acc.refresh(&p, 0);
-        visited += walk(&mut acc, &net, &p, 0, 3);
+    for (hidden, depth, least) in [(32, 3, 100_000), (BUILT_IN_HIDDEN, 2, 4_000)] {
+        let net = Arc::new(random_network(hidden, 2));
+        let mut acc = Accumulators::new(Arc::clone(&net));
+        let mut visited = 0;
+        for fen in FENS {
+            let p = pos(fen);
+            acc.refresh(&p, 0);
+            visited += walk(&mut acc, &net, &p, 0, depth);
+        }
+        assert!(visited > least, "{hidden}: {visited}");
     }
-    assert!(visited > 100_000, "{visited}");
 }
 
 /// A position and its colour-flipped twin (board mirrored top to bottom, colours swapped,
