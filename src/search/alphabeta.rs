@@ -13,7 +13,7 @@ use std::sync::OnceLock;
 
 use super::see::see_at_least;
 use crate::params::*;
-use crate::position::{gives_check, tactical_moves, Key};
+use crate::position::{tactical_moves, CheckInfo, Key};
 use crate::tt::{Hit, PackedMove, Stored};
 use crate::types::{Bound, Depth, Ply, Score, MAX_PLY};
 
@@ -409,6 +409,7 @@ impl Worker<'_> {
         let mut tried = Tried::default();
 
         let mut quiets_searched: Depth = 0;
+        let mut check_info: Option<CheckInfo> = None;
         while let Some(m) = picker.next(pos, self.heuristics(continuation)) {
             let index = picker.handed_out() - 1;
             if node.excluded == Some(m) {
@@ -416,8 +417,11 @@ impl Worker<'_> {
             }
             let quiet = !is_tactical(&m);
             let is_tt_move = index == 0 && tt_move.matches(m);
-            // Read from the attack tables: a pruned move is never copied and played.
-            let gives_check = gives_check(pos, &m);
+            // Read from the attack tables: a pruned move is never copied and played. The
+            // node's check squares are worked out at its first move.
+            let gives_check = check_info
+                .get_or_insert_with(|| CheckInfo::new(pos))
+                .gives_check(pos, &m);
             // Read afresh (not the picker's sort key): the siblings searched since the quiet
             // moves were scored have taught the history.
             let history = self.quiet_history(side, &m, quiet, &continuation);
