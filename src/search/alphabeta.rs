@@ -99,6 +99,17 @@ impl Worker<'_> {
         if ply >= MAX_PLY - 1 {
             return self.evaluate(pos, ply);
         }
+        // Step 1b (−0.3 ± 3.5 at 5k nodes, a non-regression SPRT): mate distance pruning.
+        // Nothing here scores better than mating at the next ply or worse than being mated
+        // now, so a window outside those bounds is settled: once a mate is found, every
+        // longer line is cut at once instead of searched (a mate in 1 took over a second to
+        // reach depth 20 under `go ponder`, and ran past the hard limit after `ponderhit`).
+        let mut beta = beta;
+        alpha = alpha.max(Score::mated_in(ply));
+        beta = beta.min(Score::mate_in(ply + 1));
+        if alpha >= beta {
+            return alpha;
+        }
         // A node on the principal variation has an open window; every other node is searched
         // with a null window, only to learn whether it beats alpha.
         let pv_node = beta.0 - alpha.0 > 1;
