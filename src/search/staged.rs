@@ -32,10 +32,10 @@ enum Stage {
     Done,
 }
 
-/// The staged picker. The moves and keys live in the caller's [`MoveBuffer`] (over five
-/// kilobytes, so not in the picker): captures first, then quiet moves after `captures_end`; the captures deferred as
-/// losing are moved down over the slots of those already handed out, so they stay in the order
-/// they were deferred (best key first) without a list of their own.
+/// The staged picker. The moves and keys live in the caller's [`MoveBuffer`] (over two
+/// kilobytes, so not in the picker): captures first, then quiet moves after `captures_end`; the
+/// captures deferred as losing are moved down over the slots of those already handed out, so
+/// they stay in the order they were deferred (best key first) without a list of their own.
 pub struct StagedPicker<'a> {
     moves: &'a mut MoveList,
     keys: &'a mut ArrayVec<i32, 256>,
