@@ -81,7 +81,7 @@ impl Worker<'_> {
         key: Key,
         depth: Depth,
         ply: Ply,
-        mut alpha: Score,
+        alpha: Score,
         beta: Score,
     ) -> Score {
         // Step 1: draws, the horizon (quiescence), the stop flag and the ply limit.
@@ -100,16 +100,10 @@ impl Worker<'_> {
             return self.evaluate(pos, ply);
         }
         // Step 1b (−0.3 ± 3.5 at 5k nodes, a non-regression SPRT): mate distance pruning.
-        // Nothing here scores better than mating at the next ply or worse than being mated
-        // now, so a window outside those bounds is settled: once a mate is found, every
-        // longer line is cut at once instead of searched (a mate in 1 took over a second to
-        // reach depth 20 under `go ponder`, and ran past the hard limit after `ponderhit`).
-        let mut beta = beta;
-        alpha = alpha.max(Score::mated_in(ply));
-        beta = beta.min(Score::mate_in(ply + 1));
-        if alpha >= beta {
-            return alpha;
-        }
+        let (mut alpha, beta) = match mate_distance_window(ply, alpha, beta) {
+            Ok(window) => window,
+            Err(settled) => return settled,
+        };
         // A node on the principal variation has an open window; every other node is searched
         // with a null window, only to learn whether it beats alpha.
         let pv_node = beta.0 - alpha.0 > 1;
@@ -142,15 +136,7 @@ impl Worker<'_> {
 
         // Step 3 (+29.0 ± 17.5): internal iterative reduction, where no table move guides
         // the ordering.
-        let depth = if self.steps.internal_iterative_reduction
-            && tt_move.is_none()
-            && excluded.is_none()
-            && depth >= iir_min_depth()
-        {
-            depth - 1
-        } else {
-            depth
-        };
+        let depth = self.reduced_without_table_move(depth, tt_move, excluded);
 
         // Step 4: the static evaluation (from the table where it kept one), 4b corrected by
         // correction history (package), and 4c whether it improved on two plies before
@@ -420,7 +406,7 @@ impl Worker<'_> {
         let mut tried = Tried::default();
 
         let mut quiets_searched: Depth = 0;
-        let mut check_info: Option<CheckInfo> = None;
+        let checks = CheckInfo::new(pos);
         while let Some(m) = picker.next(pos, self.heuristics(continuation)) {
             let index = picker.handed_out() - 1;
             if node.excluded == Some(m) {
@@ -428,11 +414,8 @@ impl Worker<'_> {
             }
             let quiet = !is_tactical(&m);
             let is_tt_move = index == 0 && tt_move.matches(m);
-            // Read from the attack tables: a pruned move is never copied and played. The
-            // node's check squares are worked out at its first move.
-            let gives_check = check_info
-                .get_or_insert_with(|| CheckInfo::new(pos))
-                .gives_check(pos, &m);
+            // From the node's check squares: a pruned move is never copied and played.
+            let gives_check = checks.gives_check(pos, &m);
             // Read afresh (not the picker's sort key): the siblings searched since the quiet
             // moves were scored have taught the history.
             let history = self.quiet_history(side, &m, quiet, &continuation);
@@ -494,11 +477,45 @@ impl Worker<'_> {
         }
         // Step 12: the result to the table (and what it teaches the correction history); a
         // cutoff has taught the move ordering above. No more than the tables allow.
-        best = best.min(node.tb_ceiling);
+        self.result_to_table(pos, &node, best, beta, best_move)
+    }
+
+    /// Step 12: `best`, capped by the tablebases' ceiling, stored unless the node left a move
+    /// out for the singular search.
+    #[inline]
+    fn result_to_table(
+        &mut self,
+        pos: &Chess,
+        node: &Node,
+        best: Score,
+        beta: Score,
+        best_move: Option<Move>,
+    ) -> Score {
+        let best = best.min(node.tb_ceiling);
         if node.excluded.is_none() {
-            self.store_result(pos, &node, best, beta, best_move);
+            self.store_result(pos, node, best, beta, best_move);
         }
         best
+    }
+
+    /// Step 3's depth: one ply less where no table move guides the ordering (not in a singular
+    /// search, and from `iir_min_depth` up).
+    #[inline]
+    fn reduced_without_table_move(
+        &self,
+        depth: Depth,
+        tt_move: PackedMove,
+        excluded: Option<Move>,
+    ) -> Depth {
+        if self.steps.internal_iterative_reduction
+            && tt_move.is_none()
+            && excluded.is_none()
+            && depth >= iir_min_depth()
+        {
+            depth - 1
+        } else {
+            depth
+        }
     }
 
     /// A finished node's result goes to the table, and teaches the correction history.
@@ -915,4 +932,20 @@ fn has_pieces(pos: &Chess) -> bool {
 #[inline]
 fn is_dead_draw(pos: &Chess) -> bool {
     pos.board().occupied().count() <= 4 && pos.is_insufficient_material()
+}
+
+/// Mate distance pruning: nothing at `ply` scores better than mating at the next ply or worse
+/// than being mated now, so the window shrinks to those bounds, and an empty window is settled
+/// (`Err`). Once a mate is found every longer line is cut at once instead of searched: a mate
+/// in 1 took over a second to reach depth 20 under `go ponder` without it, and ran past the
+/// hard limit after `ponderhit`.
+#[inline]
+fn mate_distance_window(ply: Ply, alpha: Score, beta: Score) -> Result<(Score, Score), Score> {
+    let alpha = alpha.max(Score::mated_in(ply));
+    let beta = beta.min(Score::mate_in(ply + 1));
+    if alpha >= beta {
+        Err(alpha)
+    } else {
+        Ok((alpha, beta))
+    }
 }
