@@ -5,7 +5,10 @@ match.py writes every move's comment as `score/depth 0.123s` (the time the move 
 `--tc base+inc` game the clocks follow: each move takes its time off its side's clock and adds
 the increment. Per engine this prints the average time a move, the average over games of the
 lowest clock it reached, and its clock after ply 80 (median, games that got that far): the
-three numbers issue 38 compares with Ethereal's.
+three numbers issue 38 compares with Ethereal's. A second line per engine counts the instant
+answers (under 50 ms: a single legal move, a proven mate) and gives the average of the other
+moves, and the clock left when the games ended: an engine that answers forced moves at once
+spends less a move on average without keeping more of its clock.
 
     python3 tools/clock_use.py --tc 10+0.1 games.pgn [more.pgn ...]
 """
@@ -17,6 +20,8 @@ import sys
 import chess.pgn
 
 TIME = re.compile(r"(\d+\.\d+)s")
+# A move answered faster than this was not thought about: one legal move, a proven mate.
+INSTANT = 0.05
 
 
 def main(argv):
@@ -44,7 +49,7 @@ def main(argv):
                     if node.comment.startswith("book") or not m:
                         continue
                     spent = float(m.group(1))
-                    s = per.setdefault(names[side], {"times": [], "lowest": [], "at": []})
+                    s = per.setdefault(names[side], {"times": [], "lowest": [], "at": [], "end": []})
                     s["times"].append(spent)
                     clock[side] = clock[side] - spent
                     lowest[side] = min(lowest[side], clock[side])
@@ -52,8 +57,9 @@ def main(argv):
                     if ply <= args.ply:
                         at_ply[side] = (ply, clock[side])
                 for side in (True, False):
-                    s = per.setdefault(names[side], {"times": [], "lowest": [], "at": []})
+                    s = per.setdefault(names[side], {"times": [], "lowest": [], "at": [], "end": []})
                     s["lowest"].append(lowest[side])
+                    s["end"].append(clock[side])
                     if board.ply() >= args.ply and side in at_ply:
                         s["at"].append(at_ply[side][1])
     for name, s in per.items():
@@ -64,6 +70,12 @@ def main(argv):
               f"lowest clock {statistics.mean(s['lowest']):.2f} s on average over "
               f"{len(s['lowest'])} games (least {min(s['lowest']):.3f} s); "
               f"clock after ply {args.ply}: {at}")
+        instant = [t for t in s["times"] if t < INSTANT]
+        others = [t for t in s["times"] if t >= INSTANT]
+        rest = f"{statistics.mean(others):.3f} s a move" if others else "none"
+        print(f"{name}: {len(instant)} moves answered in under {INSTANT * 1000:.0f} ms, the "
+              f"others {rest}; clock left at the games' end {statistics.mean(s['end']):.2f} s "
+              f"on average")
 
 
 if __name__ == "__main__":
