@@ -13,6 +13,7 @@ spends less a move on average without keeping more of its clock.
     python3 tools/clock_use.py --tc 10+0.1 games.pgn [more.pgn ...]
 """
 import argparse
+import collections
 import re
 import statistics
 import sys
@@ -33,7 +34,8 @@ def main(argv):
     base, _, inc = args.tc.partition("+")
     base, inc = float(base), float(inc or 0)
 
-    per = {}  # engine -> dict of lists
+    # engine -> its lists
+    per = collections.defaultdict(lambda: {"times": [], "lowest": [], "at": [], "end": []})
     for path in args.pgn:
         with open(path, encoding="utf-8") as f:
             while (game := chess.pgn.read_game(f)) is not None:
@@ -49,7 +51,7 @@ def main(argv):
                     if node.comment.startswith("book") or not m:
                         continue
                     spent = float(m.group(1))
-                    s = per.setdefault(names[side], {"times": [], "lowest": [], "at": [], "end": []})
+                    s = per[names[side]]
                     s["times"].append(spent)
                     clock[side] = clock[side] - spent
                     lowest[side] = min(lowest[side], clock[side])
@@ -57,7 +59,7 @@ def main(argv):
                     if ply <= args.ply:
                         at_ply[side] = (ply, clock[side])
                 for side in (True, False):
-                    s = per.setdefault(names[side], {"times": [], "lowest": [], "at": [], "end": []})
+                    s = per[names[side]]
                     s["lowest"].append(lowest[side])
                     s["end"].append(clock[side])
                     if board.ply() >= args.ply and side in at_ply:

@@ -480,8 +480,8 @@ impl Worker<'_> {
         self.result_to_table(pos, &node, best, beta, best_move)
     }
 
-    /// Step 12: `best`, capped by the tablebases' ceiling, stored unless the node left a move
-    /// out for the singular search.
+    /// Step 12: `best`, capped by the tablebases' ceiling, goes to the table and teaches the
+    /// correction history, unless the node left a move out for the singular search.
     #[inline]
     fn result_to_table(
         &mut self,
@@ -492,9 +492,19 @@ impl Worker<'_> {
         best_move: Option<Move>,
     ) -> Score {
         let best = best.min(node.tb_ceiling);
-        if node.excluded.is_none() {
-            self.store_result(pos, node, best, beta, best_move);
+        if node.excluded.is_some() {
+            return best;
         }
+        let bound = Bound::of(best, beta, best_move.is_some());
+        let stored = Stored {
+            depth: node.depth,
+            score: best,
+            bound,
+            mv: best_move,
+            eval: (!node.in_check).then_some(node.raw_eval),
+        };
+        self.shared.tt.store(node.key, node.ply, stored);
+        self.learn_correction(pos, node, best, bound, best_move);
         best
     }
 
@@ -516,28 +526,6 @@ impl Worker<'_> {
         } else {
             depth
         }
-    }
-
-    /// A finished node's result goes to the table, and teaches the correction history.
-    #[inline]
-    fn store_result(
-        &mut self,
-        pos: &Chess,
-        node: &Node,
-        best: Score,
-        beta: Score,
-        best_move: Option<Move>,
-    ) {
-        let bound = Bound::of(best, beta, best_move.is_some());
-        let stored = Stored {
-            depth: node.depth,
-            score: best,
-            bound,
-            mv: best_move,
-            eval: (!node.in_check).then_some(node.raw_eval),
-        };
-        self.shared.tt.store(node.key, node.ply, stored);
-        self.learn_correction(pos, node, best, bound, best_move);
     }
 
     /// Step 4b's learning: the searched value against the raw evaluation, where the value
