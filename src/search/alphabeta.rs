@@ -7,7 +7,7 @@ use shakmaty::{Chess, Move, Position};
 use super::config::TtPolicy;
 use super::ordering::{is_tactical, Continuation, Heuristics, History, MoveBuffer, MovePicker};
 use super::staged::StagedPicker;
-use super::worker::Worker;
+use super::worker::{KnownCheck, Worker};
 #[cfg(not(feature = "tune"))]
 use std::sync::OnceLock;
 
@@ -83,6 +83,7 @@ impl Worker<'_> {
         ply: Ply,
         alpha: Score,
         beta: Score,
+        check: KnownCheck,
     ) -> Score {
         // Step 1: draws, the horizon (quiescence), the stop flag and the ply limit.
         self.pv.clear(ply);
@@ -90,7 +91,7 @@ impl Worker<'_> {
             return Score::DRAW;
         }
         if depth <= 0 {
-            return self.quiescence(pos, key, ply, alpha, beta);
+            return self.quiescence(pos, key, ply, alpha, beta, check);
         }
         self.count_node(ply);
         if self.stopped {
@@ -141,7 +142,7 @@ impl Worker<'_> {
         // Step 4: the static evaluation (from the table where it kept one), 4b corrected by
         // correction history (package), and 4c whether it improved on two plies before
         // (package).
-        let in_check = pos.is_check();
+        let in_check = check.resolve(pos);
         let tt_eval = tt_hit.and_then(|hit| hit.eval);
         let (raw_eval, static_eval) = self.static_eval(pos, ply, in_check, tt_eval);
         self.stack[ply].static_eval = static_eval;
@@ -322,12 +323,27 @@ impl Worker<'_> {
             }
             let score = self.visit_child(pos, key, ply, m, |worker, child, child_key| {
                 let window = (-probcut_beta, -probcut_beta + 1);
-                let score = -worker.quiescence(child, child_key, ply + 1, window.0, window.1);
+                let score = -worker.quiescence(
+                    child,
+                    child_key,
+                    ply + 1,
+                    window.0,
+                    window.1,
+                    KnownCheck::Unknown,
+                );
                 if score < probcut_beta {
                     return score;
                 }
                 let depth = depth - 1 - PROBCUT_REDUCTION;
-                -worker.alpha_beta(child, child_key, depth, ply + 1, window.0, window.1)
+                -worker.alpha_beta(
+                    child,
+                    child_key,
+                    depth,
+                    ply + 1,
+                    window.0,
+                    window.1,
+                    KnownCheck::Unknown,
+                )
             });
             if self.stopped {
                 return Some(Score::ZERO);
@@ -371,7 +387,9 @@ impl Worker<'_> {
         let reduction = nmp_base_reduction() + depth / nmp_depth_divisor();
         let score = -self.visit_null_child(pos, key, ply, |worker, child, child_key| {
             let depth = depth - 1 - reduction;
-            worker.alpha_beta(child, child_key, depth, ply + 1, -beta, -beta + 1)
+            // The opponent is never in check after our pass: we were not.
+            let check = KnownCheck::Known(false);
+            worker.alpha_beta(child, child_key, depth, ply + 1, -beta, -beta + 1, check)
         })?;
         if self.stopped {
             return Some(Score::ZERO);
@@ -404,7 +422,6 @@ impl Worker<'_> {
         let mut best = node.tb_floor;
         let mut best_move: Option<Move> = None;
         let mut tried = Tried::default();
-
         let mut quiets_searched: Depth = 0;
         let checks = CheckInfo::new(pos);
         while let Some(m) = picker.next(pos, self.heuristics(continuation)) {
@@ -416,15 +433,19 @@ impl Worker<'_> {
             let is_tt_move = index == 0 && tt_move.matches(m);
             // From the node's check squares: a pruned move is never copied and played.
             let gives_check = checks.gives_check(pos, &m);
+            // Step 9 (+108.9 ± 35.3): futility and late-move pruning of quiet moves that do
+            // not give check (checks are how sacrifices pay off), decided before the move's
+            // history is read: they do not depend on the move.
+            let prunable = quiet && !gives_check && self.may_prune_quiets(&node, best);
+            if prunable && self.prunes_late_quiets(&node, quiets_searched, alpha) {
+                picker.end_pruned_quiets(|m| checks.gives_check(pos, m));
+                continue;
+            }
             // Read afresh (not the picker's sort key): the siblings searched since the quiet
             // moves were scored have taught the history.
             let history = self.quiet_history(side, &m, quiet, &continuation);
-            // Step 9 (+108.9 ± 35.3): futility and late-move pruning of quiet moves that do
-            // not give check (checks are how sacrifices pay off); 9b history pruning (package).
-            if quiet
-                && !gives_check
-                && self.skips_quiet(&node, quiets_searched, best, alpha, history)
-            {
+            // Step 9b (package): history pruning.
+            if prunable && self.prunes_by_history(&node, history) {
                 continue;
             }
             if quiet {
@@ -450,12 +471,12 @@ impl Worker<'_> {
                     beta,
                     index == 0,
                     reduction,
+                    KnownCheck::Known(gives_check),
                 )
             });
             if self.stopped {
                 return Score::ZERO;
             }
-
             if score > best {
                 best = score;
                 if score > alpha {
@@ -626,6 +647,7 @@ impl Worker<'_> {
             node.ply,
             singular_beta - 1,
             singular_beta,
+            KnownCheck::Known(node.in_check),
         );
         self.stack[node.ply].excluded = None;
         if self.stopped {
@@ -688,33 +710,38 @@ impl Worker<'_> {
             && node.static_eval - rfp_margin() * depth >= beta
     }
 
-    /// Step 9: whether a quiet, non-checking move is skipped: near the leaves, once a move has
-    /// kept us off a mate, after enough quiet moves (LMP; half as many when not improving),
-    /// too far below alpha (futility), or with too bad a history (history pruning).
+    /// Step 9: whether quiet, non-checking moves may be pruned at this node at all: not on
+    /// the principal variation, not in check, and only once a move has kept us off a mate.
     #[inline]
-    fn skips_quiet(
-        &self,
-        node: &Node,
-        quiets_searched: Depth,
-        best: Score,
-        alpha: Score,
-        history: i32,
-    ) -> bool {
+    fn may_prune_quiets(&self, node: &Node, best: Score) -> bool {
+        self.steps.futility_and_late_move_pruning
+            && !node.pv_node
+            && !node.in_check
+            && best > -Score::TB_WIN_BOUND
+    }
+
+    /// Step 9: whether the quiet moves from here on are skipped, whichever they are: near the
+    /// leaves after enough quiet moves (LMP; half as many when not improving), or too far
+    /// below alpha (futility). Neither reads the move, so the move's history is not read for
+    /// the moves they prune.
+    #[inline]
+    fn prunes_late_quiets(&self, node: &Node, quiets_searched: Depth, alpha: Score) -> bool {
         let depth = node.depth;
         let mut late_moves = lmp_base() + depth * depth;
         if self.steps.improving && !node.improving {
             late_moves /= 2;
         }
-        self.steps.futility_and_late_move_pruning
-            && !node.pv_node
-            && !node.in_check
-            && best > -Score::TB_WIN_BOUND
-            && ((depth <= lmp_max_depth() && quiets_searched >= late_moves)
-                || (depth <= fp_max_depth()
-                    && node.static_eval + fp_base() + fp_margin() * depth <= alpha)
-                || (self.steps.history_pruning
-                    && depth <= history_pruning_max_depth()
-                    && history < -history_pruning_margin() * depth))
+        (depth <= lmp_max_depth() && quiets_searched >= late_moves)
+            || (depth <= fp_max_depth()
+                && node.static_eval + fp_base() + fp_margin() * depth <= alpha)
+    }
+
+    /// Step 9b: whether a quiet move is skipped for its bad history (history pruning).
+    #[inline]
+    fn prunes_by_history(&self, node: &Node, history: i32) -> bool {
+        self.steps.history_pruning
+            && node.depth <= history_pruning_max_depth()
+            && history < -history_pruning_margin() * node.depth
     }
 
     /// Step 11: the late-move reduction of the move at `index` (none for the first moves,
@@ -765,9 +792,10 @@ impl Worker<'_> {
         beta: Score,
         first: bool,
         reduction: Depth,
+        check: KnownCheck,
     ) -> Score {
         if first {
-            return -self.alpha_beta(child, child_key, depth, child_ply, -beta, -alpha);
+            return -self.alpha_beta(child, child_key, depth, child_ply, -beta, -alpha, check);
         }
         let null_window = (-alpha - 1, -alpha);
         let mut score = -self.alpha_beta(
@@ -777,6 +805,7 @@ impl Worker<'_> {
             child_ply,
             null_window.0,
             null_window.1,
+            check,
         );
         if score > alpha && reduction > 0 && !self.stopped {
             score = -self.alpha_beta(
@@ -786,10 +815,11 @@ impl Worker<'_> {
                 child_ply,
                 null_window.0,
                 null_window.1,
+                check,
             );
         }
         if score > alpha && score < beta && !self.stopped {
-            -self.alpha_beta(child, child_key, depth, child_ply, -beta, -alpha)
+            -self.alpha_beta(child, child_key, depth, child_ply, -beta, -alpha, check)
         } else {
             score
         }

@@ -225,7 +225,14 @@ impl Searcher {
             settings: self.settings,
         });
         worker.evaluator.set_root(pos);
-        worker.quiescence(pos, key, 0, -Score::INFINITE, Score::INFINITE)
+        worker.quiescence(
+            pos,
+            key,
+            0,
+            -Score::INFINITE,
+            Score::INFINITE,
+            worker::KnownCheck::Unknown,
+        )
     }
 
     /// Searches silently under `limits` and returns the result (for `bench`, `epd`, tests).

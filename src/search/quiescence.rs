@@ -5,7 +5,7 @@ use shakmaty::{Chess, Move, Position};
 
 use super::ordering::{MoveBuffer, MovePicker};
 use super::see::see_at_least;
-use super::worker::Worker;
+use super::worker::{KnownCheck, Worker};
 use crate::position::{tactical_moves, Key};
 use crate::tt::{Hit, Stored};
 use crate::types::{Bound, Ply, Score, MAX_PLY};
@@ -19,6 +19,7 @@ impl Worker<'_> {
         ply: Ply,
         mut alpha: Score,
         beta: Score,
+        check: KnownCheck,
     ) -> Score {
         // Step 1: the stop flag and the ply limit.
         self.pv.clear(ply);
@@ -40,7 +41,7 @@ impl Worker<'_> {
             }
         }
 
-        let in_check = pos.is_check();
+        let in_check = check.resolve(pos);
         let mut buffer = MoveBuffer::new();
         // Step 3: standing pat (not in check): its score and the raw evaluation the table
         // keeps.
@@ -72,7 +73,14 @@ impl Worker<'_> {
                 continue;
             }
             let score = -self.visit_child(pos, key, ply, m, |worker, child, child_key| {
-                worker.quiescence(child, child_key, ply + 1, -beta, -alpha)
+                worker.quiescence(
+                    child,
+                    child_key,
+                    ply + 1,
+                    -beta,
+                    -alpha,
+                    KnownCheck::Unknown,
+                )
             });
             if self.stopped {
                 return Score::ZERO;

@@ -9,7 +9,7 @@ use shakmaty::{Chess, Move, Position};
 use super::apply::child_position;
 use super::limits::{IterationInfo, Limits, Reporter, SearchOutcome, MAX_DEPTH};
 use super::time;
-use super::worker::Worker;
+use super::worker::{KnownCheck, Worker};
 use crate::params::{
     aspiration_growth_percent, aspiration_min_depth, aspiration_window, HELPER_SKIP_PHASE,
     HELPER_SKIP_SIZE,
@@ -442,6 +442,7 @@ impl<'a> RootSearch<'a> {
                     beta,
                     index == 0,
                     0,
+                    KnownCheck::Unknown,
                 )
             });
             rm.nodes += worker.stats.nodes - nodes_before;

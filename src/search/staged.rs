@@ -51,6 +51,8 @@ pub struct StagedPicker<'a> {
     /// The killers handed out, which the quiet stage then leaves out.
     killers_given: [Option<Move>; 2],
     handed_out: usize,
+    /// Whether [`StagedPicker::end_pruned_quiets`] has looked at the quiet stage already.
+    quiets_looked_at: bool,
 }
 
 impl<'a> StagedPicker<'a> {
@@ -80,6 +82,7 @@ impl<'a> StagedPicker<'a> {
             killer: 0,
             killers_given: [None; 2],
             handed_out: 0,
+            quiets_looked_at: false,
         };
         if in_check {
             *picker.moves = pos.legal_moves();
@@ -99,6 +102,24 @@ impl<'a> StagedPicker<'a> {
     #[inline]
     pub fn handed_out(&self) -> usize {
         self.handed_out
+    }
+
+    /// Step 9's shortcut, for a search whose late-move or futility pruning now holds for every
+    /// quiet move left at this node but those for which `kept` holds (those giving check):
+    /// when none of the quiet stage's remaining moves is kept, the stage ends here, its moves
+    /// counted as handed out as the search would have seen them (and pruned), so the moves
+    /// after them keep their indices and the tree is the one searched without the shortcut.
+    /// Otherwise nothing changes; either way the stage is looked at once.
+    pub fn end_pruned_quiets(&mut self, kept: impl Fn(&Move) -> bool) {
+        if self.stage != Stage::Quiets || self.quiets_looked_at {
+            return;
+        }
+        self.quiets_looked_at = true;
+        let rest = &self.moves[self.next..];
+        if !rest.iter().any(kept) {
+            self.handed_out += rest.len();
+            self.next = self.moves.len();
+        }
     }
 
     /// The next move, or `None` when every legal move has been handed out. `ordering` is read
@@ -380,6 +401,54 @@ mod tests {
         assert_eq!(order[0], "Nb1xc3");
         assert_eq!(order.iter().filter(|m| m.contains("c3")).count(), 1);
         assert_eq!(order.len(), pos.legal_moves().len());
+    }
+
+    /// Step 9's shortcut: once the quiet stage has begun, ending it hands out the losing
+    /// captures next with the indices they had when every pruned quiet move was handed out;
+    /// a quiet move still kept (one giving check) keeps the stage as it was.
+    #[test]
+    fn ending_the_pruned_quiet_stage_keeps_the_later_moves_and_their_indices() {
+        // Qxd5 wins a pawn but loses the queen to the e6 pawn: the losing capture comes last.
+        let pos = position("4k3/8/4p3/3p4/8/8/8/3QK3 w - - 0 1");
+        let full = order(&pos, PackedMove::NONE, [None; 2]);
+        let history = History::default();
+        for keep_one in [false, true] {
+            let mut buffer = MoveBuffer::new();
+            let mut picker = StagedPicker::new(
+                &pos,
+                false,
+                &mut buffer,
+                PackedMove::NONE,
+                [None; 2],
+                heuristics(&history),
+            );
+            // The first quiet move, then the shortcut.
+            let mut seen = Vec::new();
+            while let Some(m) = picker.next(&pos, heuristics(&history)) {
+                seen.push(m.to_string());
+                if !is_tactical(&m) {
+                    break;
+                }
+            }
+            let kept = find(&pos, "d1d4");
+            picker.end_pruned_quiets(|m| keep_one && *m == kept);
+            let mut rest = Vec::new();
+            while let Some(m) = picker.next(&pos, heuristics(&history)) {
+                rest.push((picker.handed_out() - 1, m.to_string()));
+            }
+            let last = (full.len() - 1, full[full.len() - 1].clone());
+            if keep_one {
+                let expected: Vec<_> = full.iter().cloned().enumerate().skip(seen.len()).collect();
+                assert_eq!(rest, expected);
+            } else {
+                assert_eq!(
+                    rest,
+                    [last],
+                    "only the losing capture, at its full-order index"
+                );
+            }
+            assert_eq!(picker.handed_out(), full.len());
+        }
     }
 
     /// Every legal move exactly once, whatever the table's move and killers: random 16-bit

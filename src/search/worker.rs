@@ -4,7 +4,7 @@
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::Arc;
 
-use shakmaty::Chess;
+use shakmaty::{Chess, Position};
 
 use super::config::{Settings, Steps};
 use super::control::Control;
@@ -17,6 +17,31 @@ use crate::eval::{Evaluator, EvaluatorKind, Network};
 use crate::params::POLL_INTERVAL_NODES;
 use crate::position::Key;
 use crate::types::{Ply, Score, MAX_PLY};
+
+/// Whether the side to move at a node is in check, where the node's caller already knows it:
+/// a move's `gives_check` (from the parent's [`crate::position::CheckInfo`]) is exactly the
+/// child's `is_check()`, so the child need not work out its checkers again (shakmaty's
+/// `is_check` looks up the slider attacks on the king, whose tables miss the cache).
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub(super) enum KnownCheck {
+    Known(bool),
+    /// Worked out from the position.
+    Unknown,
+}
+
+impl KnownCheck {
+    /// In check or not: as known, else from the position.
+    #[inline]
+    pub(super) fn resolve(self, pos: &Chess) -> bool {
+        match self {
+            KnownCheck::Known(in_check) => {
+                debug_assert_eq!(in_check, pos.is_check(), "a known check state is exact");
+                in_check
+            }
+            KnownCheck::Unknown => pos.is_check(),
+        }
+    }
+}
 
 /// What the search keeps for one ply of the current path: written when a node at that ply is
 /// entered (or, for `moved`, while it searches a child), read by the node and its descendants.
