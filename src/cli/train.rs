@@ -22,8 +22,8 @@ use crate::train::{
 use crate::util::{checked_threads, progress_bar, worker_pool};
 
 /// Command-line arguments of `cutoff train`. The defaults are the recipe of the built-in net,
-/// `nets/cutoff-256-m30-l10-d17.nnue` (docs/nets.md): 256 neurons, 30 epochs, λ 0.1, mirrored
-/// positions; only its seed (5) is not the default.
+/// `nets/cutoff-256-m40-l10-d20.nnue` (docs/nets.md): 256 neurons, 40 epochs, λ 0.1, mirrored
+/// positions; only its seed (6) is not the default.
 #[derive(clap::Args, Debug, Clone)]
 pub struct Args {
     /// Data files or folders (their `.vf` and `.bin` files), of either format. Every one must
@@ -38,7 +38,7 @@ pub struct Args {
     #[arg(long, default_value_t = 256, value_parser = clap::builder::RangedU64ValueParser::<usize>::new().range(1..=MAX_HIDDEN as u64))]
     pub hidden: usize,
     /// Passes over the training positions.
-    #[arg(long, default_value_t = 30, value_parser = at_least_one())]
+    #[arg(long, default_value_t = 40, value_parser = at_least_one())]
     pub epochs: usize,
     /// Positions per optimizer step.
     #[arg(long, default_value_t = 16384, value_parser = at_least_one())]
@@ -376,7 +376,7 @@ mod tests {
     #[test]
     fn the_defaults_are_the_built_in_nets_recipe() {
         let args = parse(&[]);
-        assert_eq!((args.hidden, args.epochs, args.lambda), (256, 30, 0.1));
+        assert_eq!((args.hidden, args.epochs, args.lambda), (256, 40, 0.1));
         assert!(args.mirrored());
     }
 
