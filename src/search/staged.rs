@@ -329,6 +329,15 @@ mod tests {
         order
     }
 
+    /// A picker for `pos` (not in check) with no table move and no killers.
+    fn plain_picker<'a>(
+        pos: &Chess,
+        buffer: &'a mut MoveBuffer,
+        ordering: Heuristics<'_>,
+    ) -> StagedPicker<'a> {
+        StagedPicker::new(pos, false, buffer, PackedMove::NONE, [None; 2], ordering)
+    }
+
     fn find(pos: &Chess, uci: &str) -> Move {
         let m = pos
             .legal_moves()
@@ -374,14 +383,7 @@ mod tests {
                 ..heuristics(&history)
             };
             let mut buffer = MoveBuffer::new();
-            let mut picker = StagedPicker::new(
-                &pos,
-                false,
-                &mut buffer,
-                PackedMove::NONE,
-                [None; 2],
-                ordering,
-            );
+            let mut picker = plain_picker(&pos, &mut buffer, ordering);
             let mut order = Vec::new();
             while let Some(picked) = picker.next(&pos, ordering) {
                 order.push(picked.to_string());
@@ -414,14 +416,7 @@ mod tests {
         let history = History::default();
         for keep_one in [false, true] {
             let mut buffer = MoveBuffer::new();
-            let mut picker = StagedPicker::new(
-                &pos,
-                false,
-                &mut buffer,
-                PackedMove::NONE,
-                [None; 2],
-                heuristics(&history),
-            );
+            let mut picker = plain_picker(&pos, &mut buffer, heuristics(&history));
             // The first quiet move, then the shortcut.
             let mut seen = Vec::new();
             while let Some(m) = picker.next(&pos, heuristics(&history)) {
