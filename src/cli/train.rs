@@ -15,7 +15,9 @@ use crate::files;
 use crate::position::{read_fen, FenPolicy};
 use crate::train::data::{self, Loaded};
 use crate::train::net::Target;
-use crate::train::quantised::{file_size, rounding_error, write_net, QuantisedNet};
+use crate::train::quantised::{
+    file_size, quantise_centred, rounding_error, write_net, QuantisedNet,
+};
 use crate::train::{
     checkpoint, fit_k, k_fit_warning, train_epoch, TrainConfig, TrainState, MAX_HIDDEN,
 };
@@ -126,8 +128,7 @@ const EXAMPLES: &[&str] = &[
 ];
 
 /// The float and quantised evaluations of [`EXAMPLES`], one line each.
-fn examples(net: &crate::train::net::Net) -> Vec<String> {
-    let q = QuantisedNet::from_float(net);
+fn examples(net: &crate::train::net::Net, q: &QuantisedNet) -> Vec<String> {
     EXAMPLES
         .iter()
         .filter_map(|fen| {
@@ -319,7 +320,7 @@ fn train(args: &Args) -> Result<String, String> {
         );
         bar.finish_and_clear();
         let seconds = start.elapsed().as_secs_f64();
-        write_net(&args.out, &state.net)?;
+        write_net(&args.out, &quantise_centred(&state.net, &loaded.train))?;
         if let Some(dir) = &args.checkpoint {
             checkpoint::save(dir, &state, k)?;
         }
@@ -335,12 +336,20 @@ fn train(args: &Args) -> Result<String, String> {
         );
         last = Some(report);
     }
-    write_net(&args.out, &state.net)?;
-    let (mean, worst) = rounding_error(&state.net, &loaded.validation);
-    eprintln!(
-        "train: quantised vs float on the validation positions: mean {mean:.2} cp, worst {worst:.1} cp"
+    let q = quantise_centred(&state.net, &loaded.train);
+    write_net(&args.out, &q)?;
+    let plain = rounding_error(
+        &state.net,
+        &QuantisedNet::from_float(&state.net),
+        &loaded.validation,
     );
-    for line in examples(&state.net) {
+    let centred = rounding_error(&state.net, &q, &loaded.validation);
+    eprintln!(
+        "train: quantised vs float on the validation positions: mean {:.2} cp (signed {:+.2}), worst {:.1} cp; \
+         rounded only: mean {:.2} cp (signed {:+.2}), worst {:.1} cp",
+        centred.mean_abs, centred.mean, centred.worst, plain.mean_abs, plain.mean, plain.worst
+    );
+    for line in examples(&state.net, &q) {
         eprintln!("train: {line}");
     }
     let bytes = files::read_bounded(&args.out, file_size(args.hidden) as u64, "this net")?;

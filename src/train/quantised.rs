@@ -174,29 +174,67 @@ impl QuantisedNet {
     }
 }
 
-/// How far the quantised net's evaluations are from the float net's on `samples`: the mean and
-/// the largest absolute difference, centipawns (zeros for no samples).
-pub fn rounding_error(net: &Net, samples: &[Sample]) -> (f64, f64) {
-    let q = QuantisedNet::from_float(net);
-    let (mut total, mut worst) = (0.0, 0.0f64);
-    for s in samples {
-        let float = f64::from(net.forward(s) * SCALE);
-        let int = q.evaluate(s.stm_features(), s.nstm_features()) as f64;
-        total += (float - int).abs();
-        worst = worst.max((float - int).abs());
-    }
-    (total / samples.len().max(1) as f64, worst)
+/// How far a quantised net's evaluations are from the float net's, in centipawns.
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct Rounding {
+    /// Mean of `|float − quantised|`.
+    pub mean_abs: f64,
+    /// Mean of `float − quantised`: the part of the rounding every position shares.
+    pub mean: f64,
+    /// Largest `|float − quantised|`.
+    pub worst: f64,
 }
 
-/// Writes `net` quantised to `path`, through a temporary file and a rename so that a reader
-/// never sees half a net.
-pub fn write_net(path: &Path, net: &Net) -> Result<(), String> {
+/// [`Rounding`] of `q` against `net` on `samples` (zeros for no samples).
+pub fn rounding_error(net: &Net, q: &QuantisedNet, samples: &[Sample]) -> Rounding {
+    let (mut abs, mut signed, mut worst) = (0.0, 0.0, 0.0f64);
+    for s in samples {
+        let float = f64::from(net.forward(s) * SCALE);
+        let diff = float - q.evaluate(s.stm_features(), s.nstm_features()) as f64;
+        abs += diff.abs();
+        signed += diff;
+        worst = worst.max(diff.abs());
+    }
+    let n = samples.len().max(1) as f64;
+    Rounding {
+        mean_abs: abs / n,
+        mean: signed / n,
+        worst,
+    }
+}
+
+/// At most this many positions measure the shared part of the rounding (about a second).
+const CALIBRATION_POSITIONS: usize = 65_536;
+
+/// `net` quantised, with `b2` moved so that the quantised evaluations of `calibration` (up to
+/// [`CALIBRATION_POSITIONS`] of them, evenly spread) are on average the float net's. Rounding
+/// `W2` to 1/64 leaves each neuron's weight off by up to 1/128, and since most positions light
+/// up many of the same neurons, those errors add up to an offset nearly every position shares:
+/// −8.6 cp on average for the fifth net (docs/nets.md), a stray tempo. The offset is the one
+/// part of the rounding a single number removes; with no positions the net is only rounded.
+pub fn quantise_centred(net: &Net, calibration: &[Sample]) -> QuantisedNet {
+    let mut q = QuantisedNet::from_float(net);
+    if calibration.is_empty() {
+        return q;
+    }
+    let step = calibration.len().div_ceil(CALIBRATION_POSITIONS);
+    let spread: Vec<Sample> = calibration.iter().step_by(step).copied().collect();
+    let offset = rounding_error(net, &q, &spread).mean;
+    // One unit of b2 is SCALE / (QA·QB) = 0.0245 cp.
+    let units = (offset * f64::from(QA * QB) / f64::from(SCALE)).round();
+    q.b2 = (f64::from(q.b2) + units).clamp(f64::from(i32::MIN), f64::from(i32::MAX)) as i32;
+    q
+}
+
+/// Writes `q` to `path`, through a temporary file and a rename so that a reader never sees
+/// half a net.
+pub fn write_net(path: &Path, q: &QuantisedNet) -> Result<(), String> {
     if let Some(dir) = path.parent().filter(|d| !d.as_os_str().is_empty()) {
         std::fs::create_dir_all(dir)
             .map_err(|e| format!("cannot create {}: {e}", dir.display()))?;
     }
     let tmp = path.with_extension("tmp");
-    std::fs::write(&tmp, QuantisedNet::from_float(net).to_bytes())
+    std::fs::write(&tmp, q.to_bytes())
         .and_then(|()| std::fs::rename(&tmp, path))
         .map_err(|e| format!("cannot write {}: {e}", path.display()))
 }

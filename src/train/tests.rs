@@ -192,12 +192,41 @@ fn the_integer_forward_pass_is_the_float_one_on_the_rounded_weights() {
 fn the_quantised_net_evaluates_within_a_few_centipawns_of_the_float_net() {
     let samples = sample_positions(20_000);
     let state = train_in_pool(2, &samples, &config(32, 4, 2048, 0.01));
-    let (mean, worst) = quantised::rounding_error(&state.net, &samples[..2000]);
+    let q = QuantisedNet::from_float(&state.net);
+    let error = quantised::rounding_error(&state.net, &q, &samples[..2000]);
     // Rounding W2 to 1/64 is most of it: a few cp on evaluations of about 280 cp here.
-    assert!(
-        mean < 5.0 && worst < 20.0,
-        "mean {mean} cp, worst {worst} cp"
+    assert!(error.mean_abs < 5.0 && error.worst < 20.0, "{error:?}");
+}
+
+#[test]
+fn centring_moves_only_the_output_bias_and_takes_the_shared_rounding_offset_out() {
+    let samples = sample_positions(20_000);
+    let mut state = train_in_pool(2, &samples, &config(32, 4, 2048, 0.01));
+    // A net whose W2 all round the same way, as a shared offset does: each weight sits a
+    // third of a step above a multiple of 1/64, so rounding takes it down.
+    for w in state.net.w2_mut() {
+        *w = (*w * 64.0).floor() / 64.0 + 1.0 / 192.0;
+    }
+    let (calibration, held_out) = samples.split_at(10_000);
+    let plain = QuantisedNet::from_float(&state.net);
+    let centred = quantised::quantise_centred(&state.net, calibration);
+    assert_eq!(
+        (&centred.w1, &centred.b1, &centred.w2),
+        (&plain.w1, &plain.b1, &plain.w2)
     );
+    let before = quantised::rounding_error(&state.net, &plain, &held_out[..2000]);
+    let after = quantised::rounding_error(&state.net, &centred, &held_out[..2000]);
+    assert!(before.mean > 3.0, "the offset to remove: {before:?}");
+    // On the positions it was measured on, the offset is gone (to the truncation of the
+    // integer pass); on others, what varies with how many neurons a position lights is left.
+    let on_calibration = quantised::rounding_error(&state.net, &centred, calibration);
+    assert!(on_calibration.mean.abs() < 1.0, "{on_calibration:?}");
+    assert!(
+        after.mean.abs() < before.mean / 4.0,
+        "{before:?} -> {after:?}"
+    );
+    assert!(after.mean_abs < before.mean_abs, "{before:?} -> {after:?}");
+    assert_eq!(quantised::quantise_centred(&state.net, &[]), plain);
 }
 
 #[test]
