@@ -204,7 +204,7 @@ pub fn rounding_error(net: &Net, q: &QuantisedNet, samples: &[Sample]) -> Roundi
 }
 
 /// At most this many positions measure the shared part of the rounding (about a second).
-const CALIBRATION_POSITIONS: usize = 65_536;
+pub const CALIBRATION_POSITIONS: usize = 65_536;
 
 /// `net` quantised, with `b2` moved so that the quantised evaluations of `calibration` (up to
 /// [`CALIBRATION_POSITIONS`] of them, evenly spread) are on average the float net's. Rounding
