@@ -210,7 +210,8 @@ pub const CALIBRATION_POSITIONS: usize = 65_536;
 /// [`CALIBRATION_POSITIONS`] of them, evenly spread) are on average the float net's. Rounding
 /// `W2` to 1/64 leaves each neuron's weight off by up to 1/128, and since most positions light
 /// up many of the same neurons, those errors add up to an offset nearly every position shares:
-/// −8.6 cp on average for the fifth net (docs/nets.md), a stray tempo. The offset is the one
+/// the fifth net's quantised evaluations were 8.79 cp below its float net's on average
+/// (docs/nets.md), a stray tempo. The offset is the one
 /// part of the rounding a single number removes; with no positions the net is only rounded.
 pub fn quantise_centred(net: &Net, calibration: &[Sample]) -> QuantisedNet {
     let mut q = QuantisedNet::from_float(net);
