@@ -307,7 +307,7 @@ fn eval_file_loads_through_the_bounded_loader_and_a_bad_one_is_refused() {
     assert!(err.contains("error:"), "{err}");
     // The built-in net's own file is recognised as the built-in net; another net is said to
     // have no model of its own.
-    let (code, out, err) = cutoff(&["explain", "--eval-file", "nets/cutoff-256-m40-l10-d20.nnue"]);
+    let (code, out, err) = cutoff(&["explain", "--eval-file", "nets/cutoff-256-m40-l10-d30.nnue"]);
     assert_eq!(code, 0, "{err}");
     assert!(out.contains("(the built-in net's model)"), "{out}");
     let (code, out, err) = cutoff(&["explain", "--eval-file", "nets/cutoff-256-m15-l10.nnue"]);

@@ -24,8 +24,8 @@ use crate::train::{
 use crate::util::{checked_threads, progress_bar, worker_pool};
 
 /// Command-line arguments of `cutoff train`. The defaults are the recipe of the built-in net,
-/// `nets/cutoff-256-m40-l10-d20.nnue` (docs/nets.md): 256 neurons, 40 epochs, λ 0.1, mirrored
-/// positions; only its seed (6) is not the default.
+/// `nets/cutoff-256-m40-l10-d30.nnue` (docs/nets.md): 256 neurons, 40 epochs, λ 0.1, mirrored
+/// positions; only its seed (7) is not the default.
 #[derive(clap::Args, Debug, Clone)]
 pub struct Args {
     /// Data files or folders (their `.vf` and `.bin` files), of either format. Every one must

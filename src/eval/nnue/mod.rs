@@ -718,12 +718,12 @@ impl Accumulators {
 #[cfg(test)]
 mod tests;
 
-/// The net built into the binary: `nets/cutoff-256-m40-l10-d20.nnue` (394,820 bytes), trained
-/// for 40 epochs on 20.6 M positions of Cutoff's own games, 10.1 M of them searched by the nets
-/// before it; it beat the net before it (`-m30-l10-d17`, 30 epochs on 17.3 M) at 20k nodes
-/// (docs/nets.md), and is the default evaluation; `setoption name Evaluation value classical`
-/// plays without it.
-static EMBEDDED: &[u8] = include_bytes!("../../../nets/cutoff-256-m40-l10-d20.nnue");
+/// The net built into the binary: `nets/cutoff-256-m40-l10-d30.nnue` (394,820 bytes), trained
+/// for 40 epochs on 30.5 M positions of Cutoff's own games, 20.0 M of them searched by the nets
+/// before it; it beat the net before it (`-m40-l10-d20`, the same recipe on 20.6 M) at 20k
+/// nodes (docs/nets.md), and is the default evaluation; `setoption name Evaluation value
+/// classical` plays without it.
+static EMBEDDED: &[u8] = include_bytes!("../../../nets/cutoff-256-m40-l10-d30.nnue");
 
 impl Network {
     /// The net built into the binary, read once (its weights copied out of the binary's bytes
