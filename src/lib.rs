@@ -14,6 +14,7 @@ pub mod reference;
 pub mod rng;
 pub mod search;
 pub mod tablebase;
+pub mod testing;
 pub mod train;
 pub mod tt;
 pub mod tune;

@@ -11,9 +11,9 @@ use std::path::{Path, PathBuf};
 /// they share a top-level module, and any module of a lower layer. A top-level module missing
 /// here fails `every_module_has_a_layer`, so a new one must be placed on purpose.
 const LAYERS: &[&[&str]] = &[
-    // Numbers, memory sizes, the random-number generator, the one rule for reading files:
-    // depend on nothing of ours.
-    &["types", "memory", "rng", "files"],
+    // Numbers, memory sizes, the random-number generator, the one rule for reading files,
+    // what a test that cannot run says: depend on nothing of ours.
+    &["types", "memory", "rng", "files", "testing"],
     // The board and the shared tool helpers (line reader, progress bar, thread pool).
     &["util", "position"],
     // What the search reads: the evaluation, the table, the search's tunables; the EPD format.
@@ -28,8 +28,9 @@ const LAYERS: &[&[&str]] = &[
     &["cli", "uci"],
 ];
 
-/// Modules (by path, `a::b`) allowed to print to stdout: the command line and the UCI loop.
-const PRINTERS: &[&str] = &["cli", "uci", "main"];
+/// Modules (by path, `a::b`) allowed to print to stdout: the command line and the UCI loop,
+/// and the skip notice of tests (`SKIPPED: ...`, printed only by tests).
+const PRINTERS: &[&str] = &["cli", "uci", "main", "testing"];
 
 fn src() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("src")

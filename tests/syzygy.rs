@@ -23,7 +23,11 @@ fn tables(test: &str) -> Option<PathBuf> {
     if dir.join("KQvK.rtbw").exists() {
         Some(dir.canonicalize().unwrap())
     } else {
-        eprintln!("{test}: SKIPPED, no Syzygy tables at {}", dir.display());
+        common::skip(
+            test,
+            cutoff::testing::Need::Shared,
+            &format!("no Syzygy tables at {}", dir.display()),
+        );
         None
     }
 }
@@ -307,35 +311,62 @@ fn a_folder_with_no_tables_keeps_the_previous_ones_and_empty_still_unloads_them(
     let _ = fs::remove_dir_all(&empty);
 }
 
-/// Won and drawn roots: the move played keeps the tables' outcome (checked against our own
-/// prober here; `tools/syzygy_check.py` checks against python-chess's).
+/// Won, drawn and lost roots: the score is the tables' outcome and the move played keeps it.
+/// The outcomes are python-chess's (`chess.syzygy`, probing ../shared/syzygy), written here so
+/// that the test does not need it:
+/// - `8/8/8/8/8/3k4/8/3KR3 w`: KRvK, WDL +2; every rook move that does not hang the rook wins.
+/// - `k7/8/8/8/8/8/8/5KQq w`: KQvKQ, WDL +2, won only by g1h1 (every other move draws or loses).
+/// - `8/8/8/2k5/8/8/1r6/R3K3 w`: KRvKR, WDL 0; a1a2 and a1b1 hang the rook and lose (WDL −2
+///   after them), the ten other moves keep the draw.
+/// - `3k4/8/8/8/8/8/8/q2K2R1 w`: KRvKQ, WDL −2; all three moves (d1c2, d1d2, d1e2) lose.
 #[test]
-fn a_root_in_the_tables_plays_a_move_that_keeps_its_outcome() {
-    let Some(tables) = tables("a_root_in_the_tables_plays_a_move_that_keeps_its_outcome") else {
+fn a_root_in_the_tables_scores_its_outcome_and_plays_a_move_that_keeps_it() {
+    let Some(tables) =
+        tables("a_root_in_the_tables_scores_its_outcome_and_plays_a_move_that_keeps_it")
+    else {
         return;
     };
     let mut e = Engine::started();
     set_path(&mut e, tables.to_str().unwrap());
-    // KRvK: every rook move that does not hang the rook wins; KQvKR is won with the move;
-    // KPvK with the wrong rook pawn and the king in front is a draw.
-    for (fen, wins, winning) in [
-        ("8/8/8/8/8/3k4/8/3KR3 w - - 0 1", true, None),
-        ("3k4/8/8/8/8/8/8/q2K2R1 w - - 0 1", false, None),
-        ("k7/8/8/8/8/8/8/5KQq w - - 0 1", true, Some("g1h1")),
+    enum Outcome {
+        Win,
+        Draw { losing: &'static [&'static str] },
+        Loss,
+    }
+    for (fen, outcome, only_move) in [
+        ("8/8/8/8/8/3k4/8/3KR3 w - - 0 1", Outcome::Win, None),
+        ("k7/8/8/8/8/8/8/5KQq w - - 0 1", Outcome::Win, Some("g1h1")),
+        (
+            "8/8/8/2k5/8/8/1r6/R3K3 w - - 0 1",
+            Outcome::Draw {
+                losing: &["a1a2", "a1b1"],
+            },
+            None,
+        ),
+        ("3k4/8/8/8/8/8/8/q2K2R1 w - - 0 1", Outcome::Loss, None),
     ] {
         let r = e.search(&format!("position fen {fen}"), "go depth 6", SEARCH);
         let info = r.last_score_info();
-        let tbhits = info.tbhits.unwrap();
-        assert!(tbhits > 0, "{fen}: {}", info.raw);
-        if let Some(m) = winning {
+        assert!(info.tbhits.unwrap() > 0, "{fen}: {}", info.raw);
+        assert!(info.is_exact(), "{fen}: {}", info.raw);
+        if let Some(m) = only_move {
             assert_eq!(r.bestmove, m, "{fen}");
         }
-        let score = info.raw.clone();
-        if wins {
-            assert!(
+        let score = info.raw.as_str();
+        match outcome {
+            // A tablebase win is scored in the band below mate (`cp 199xx`) or as a mate.
+            Outcome::Win => assert!(
                 score.contains("score cp 199") || score.contains("score mate "),
                 "{fen}: {score}"
-            );
+            ),
+            Outcome::Draw { losing } => {
+                assert!(score.contains("score cp 0 "), "{fen}: {score}");
+                assert!(!losing.contains(&r.bestmove.as_str()), "{fen}: {score}");
+            }
+            Outcome::Loss => assert!(
+                score.contains("score cp -199") || score.contains("score mate -"),
+                "{fen}: {score}"
+            ),
         }
     }
 }
@@ -362,10 +393,10 @@ fn the_search_probes_the_tables_below_the_root() {
 }
 
 /// `searchmoves` and MultiPV hold with a root in the tables: only the moves asked for, and
-/// every line of the best outcome first. The lines are read as a GUI reads them: the last
-/// report of each MultiPV index at the final depth (an aspiration window that fails at a
-/// tablebase root reports its line early, with the tables' score and no bound, as Stockfish
-/// does).
+/// three distinct lines of the best outcome. An aspiration window that fails at a tablebase
+/// root may report a line early, with the tables' score and no bound (as Stockfish does), so
+/// the lines are read as a GUI keeps them: the last report of each index. The depth's final
+/// block must still be whole and last: indices 1, 2, 3 in order, with nothing after it.
 #[test]
 fn searchmoves_and_multipv_hold_at_a_tablebase_root() {
     let Some(tables) = tables("searchmoves_and_multipv_hold_at_a_tablebase_root") else {
@@ -379,13 +410,24 @@ fn searchmoves_and_multipv_hold_at_a_tablebase_root() {
     assert_eq!(r.bestmove, "e1e8");
     e.send("setoption name MultiPV value 3");
     let r = e.go("go depth 5", SEARCH);
-    let mut lines = std::collections::BTreeMap::new();
-    for i in r.score_infos().into_iter().filter(|i| i.depth == Some(5)) {
-        lines.insert(i.multipv, i);
-    }
+    let infos = r.score_infos();
+    let last_block: Vec<_> = infos.iter().rev().take(3).rev().collect();
+    let block_indices: Vec<_> = last_block.iter().map(|i| (i.depth, i.multipv)).collect();
+    assert_eq!(
+        block_indices,
+        [(Some(5), Some(1)), (Some(5), Some(2)), (Some(5), Some(3))],
+        "{:?}",
+        r.lines
+    );
+    let lines = common::last_per_multipv(infos.iter().filter(|i| i.depth == Some(5)));
     let indices: Vec<_> = lines.keys().copied().collect();
     assert_eq!(indices, [Some(1), Some(2), Some(3)], "{:?}", r.lines);
+    let firsts: std::collections::BTreeSet<&str> =
+        lines.values().map(|i| i.pv[0].as_str()).collect();
+    assert_eq!(firsts.len(), 3, "distinct first moves: {:?}", r.lines);
+    assert_eq!(r.bestmove, lines[&Some(1)].pv[0], "{:?}", r.lines);
     for i in lines.values() {
+        assert!(i.is_exact(), "{}", i.raw);
         assert!(
             i.raw.contains("score cp 199") || i.raw.contains("score mate"),
             "{}",
@@ -407,8 +449,10 @@ fn syzygy_moves_agree_with_python_chess() {
         .status()
         .is_ok_and(|s| s.success());
     if !has_chess {
-        eprintln!(
-            "syzygy_moves_agree_with_python_chess: SKIPPED, no python-chess (pip install chess)"
+        common::skip(
+            "syzygy_moves_agree_with_python_chess",
+            cutoff::testing::Need::PythonChess,
+            "no python-chess (pip install chess)",
         );
         return;
     }

@@ -131,6 +131,15 @@ fn make_fixtures() -> Fixtures {
         let wdl = fs::read(shared.join("KQvK.rtbw")).unwrap();
         fs::write(dir.join("tb-cut").join("KQvK.rtbw"), &wdl[..144]).unwrap();
         good_tables.push(at("tb-good"));
+    } else {
+        common::skip(
+            "uci_fuzz (its fixtures)",
+            cutoff::testing::Need::Shared,
+            &format!(
+                "no tables at {}: no good or cut table folder is fuzzed",
+                shared.display()
+            ),
+        );
     }
     let mut bad_tables = vec![
         at("tb-empty"),

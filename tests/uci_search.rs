@@ -746,21 +746,15 @@ fn multipv_reports_distinct_first_moves_at_every_depth() {
     e.sync();
     for fen in [STARTPOS, KIWIPETE] {
         let (_, r) = search_fen(&mut e, fen, "go depth 5");
-        let mut by_depth: BTreeMap<u64, BTreeMap<u64, Info>> = BTreeMap::new();
-        for i in r.score_infos().into_iter().filter(|i| i.is_exact()) {
-            by_depth
-                .entry(i.depth.unwrap())
-                .or_default()
-                .insert(i.multipv.unwrap(), i);
-        }
+        let infos = r.score_infos();
+        let exact_at =
+            |d: u64| last_per_multipv(infos.iter().filter(|i| i.is_exact() && i.depth == Some(d)));
         for d in 1..=5u64 {
-            let lines = by_depth
-                .get(&d)
-                .unwrap_or_else(|| panic!("no lines at depth {d}:\n{}", r.lines.join("\n")));
-            let ks: Vec<u64> = lines.keys().copied().collect();
+            let lines = exact_at(d);
+            let ks: Vec<Option<u64>> = lines.keys().copied().collect();
             assert_eq!(
                 ks,
-                vec![1, 2, 3],
+                vec![Some(1), Some(2), Some(3)],
                 "depth {d} must report multipv 1, 2, 3:\n{}",
                 r.lines.join("\n")
             );
@@ -773,7 +767,7 @@ fn multipv_reports_distinct_first_moves_at_every_depth() {
             );
         }
         // bestmove is the first move of the best line.
-        let best = &by_depth[&5][&1];
+        let best = &exact_at(5)[&Some(1)];
         assert_eq!(
             r.bestmove, best.pv[0],
             "bestmove vs multipv 1: {:?}",
@@ -787,6 +781,76 @@ fn multipv_reports_distinct_first_moves_at_every_depth() {
         r.score_infos().iter().all(|i| i.multipv == Some(1)),
         "{}",
         r.lines.join("\n")
+    );
+}
+
+/// An aspiration window that fails reports the line with its bound on the side that failed:
+/// the window is laid around the score of the depth before, so the first bound report of a
+/// depth is `upperbound` below that score (a fail low) or `lowerbound` above it (a fail high).
+/// Every bound report is followed by an exact one at its depth, so the last report of each
+/// depth is exact. Three positions of the perft suites, one thread, to depth 13: both kinds occur.
+#[test]
+fn aspiration_failures_report_their_bound_on_the_side_that_failed() {
+    let mut e = Engine::started();
+    let (mut lower, mut upper) = (0, 0);
+    for fen in [
+        KIWIPETE,
+        "8/2p5/3p4/KP5r/1R3p1k/8/4P1P1/8 w - - 0 1",
+        "rnbqkb1r/pp1p1ppp/2p5/4P3/2B5/8/PPP1NnPP/RNBQK2R w KQkq - 0 6",
+    ] {
+        e.send("ucinewgame");
+        let (_, r) = search_fen(&mut e, fen, "go depth 13");
+        let infos = r.score_infos();
+        let cp = |i: &Info| match i.score {
+            Some(Score::Cp(cp)) => Some(cp),
+            _ => None,
+        };
+        for d in 2..=13 {
+            let at: Vec<&Info> = infos.iter().filter(|i| i.depth == Some(d)).collect();
+            let last = at
+                .last()
+                .unwrap_or_else(|| panic!("{fen}: no report at depth {d}"));
+            assert!(
+                last.is_exact(),
+                "{fen}: the last word at depth {d}: {}",
+                last.raw
+            );
+            let Some(first_bound) = at.iter().find(|i| !i.is_exact()) else {
+                continue;
+            };
+            assert!(
+                !(first_bound.lowerbound && first_bound.upperbound),
+                "{}",
+                first_bound.raw
+            );
+            let before = infos
+                .iter()
+                .filter(|i| i.depth == Some(d - 1) && i.is_exact())
+                .last()
+                .and_then(cp);
+            let (Some(before), Some(bound)) = (before, cp(first_bound)) else {
+                continue;
+            };
+            if first_bound.upperbound {
+                assert!(
+                    bound < before,
+                    "{fen}: fail low above {before}: {}",
+                    first_bound.raw
+                );
+                upper += 1;
+            } else {
+                assert!(
+                    bound > before,
+                    "{fen}: fail high below {before}: {}",
+                    first_bound.raw
+                );
+                lower += 1;
+            }
+        }
+    }
+    assert!(
+        lower > 0 && upper > 0,
+        "{lower} fail highs, {upper} fail lows"
     );
 }
 

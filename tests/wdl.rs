@@ -75,7 +75,11 @@ engine.quit()
         .status()
         .is_ok_and(|s| s.success());
     if !has_chess {
-        eprintln!("python_chess_reads_the_wdl: SKIPPED, no python-chess (pip install chess)");
+        cutoff::testing::skip(
+            "python_chess_reads_the_wdl",
+            cutoff::testing::Need::PythonChess,
+            "no python-chess (pip install chess)",
+        );
         return;
     }
     let out = Command::new("python3")

@@ -713,6 +713,24 @@ impl Info {
     }
 }
 
+/// A test that cannot run (part of) its check says so where CI shows it
+/// (`cutoff::testing::skip`), or fails where `CUTOFF_REQUIRE` names what is missing.
+pub fn skip(test: &str, need: cutoff::testing::Need, why: &str) {
+    cutoff::testing::skip(test, need, why);
+}
+
+/// The MultiPV lines as a GUI keeps them: for each `multipv` index, the last of `infos` that
+/// reports it (a later report of an index replaces the earlier one).
+pub fn last_per_multipv<'a>(
+    infos: impl IntoIterator<Item = &'a Info>,
+) -> std::collections::BTreeMap<Option<u64>, Info> {
+    let mut lines = std::collections::BTreeMap::new();
+    for i in infos {
+        lines.insert(i.multipv, i.clone());
+    }
+    lines
+}
+
 // ---------------------------------------------------------------------------------------------------------------
 // Chess helpers (shakmaty).
 

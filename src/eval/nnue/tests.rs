@@ -59,7 +59,11 @@ fn a_net_file_round_trips_and_damage_is_refused_with_a_reason() {
 #[test]
 fn simd_kernels_give_the_portable_results() {
     if !has_avx2() {
-        eprintln!("simd_kernels_give_the_portable_results: no AVX2 here, portable only");
+        crate::testing::skip(
+            "simd_kernels_give_the_portable_results",
+            crate::testing::Need::Machine,
+            "no AVX2 here, the portable kernels only",
+        );
         return;
     }
     let mut rng = Rng::new(5);
