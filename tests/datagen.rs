@@ -6,7 +6,6 @@ use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 use std::time::{Duration, Instant};
 
-use cutoff::datagen::chunk::ChunkReader;
 use cutoff::datagen::manifest;
 use cutoff::datagen::record::decode_all;
 use cutoff::datagen::training::{
