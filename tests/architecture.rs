@@ -477,3 +477,46 @@ fn the_two_evaluations_are_siblings_below_the_door() {
         "the door opens onto both rooms: {door:?}"
     );
 }
+
+/// The net file's format is defined once, in `eval::nnue::format`: the engine reads nets and the
+/// trainer writes them through it. Each of these marks a piece of the format (the magic, the
+/// hash's offset basis, the input count, the header size, the quantisation, the widest net, the
+/// range check, the feature index); found in any other module's code, it is a second
+/// definition, which the two sides were before (`train::quantised`, `train::data`).
+#[test]
+fn the_net_format_is_defined_in_one_module() {
+    let g = graph();
+    let marks = [
+        "b\"CUTOFFNN\"",
+        "0xcbf2_9ce4_8422_2325",
+        "INPUTS: usize = 768",
+        "HEADER_BYTES: usize = 64",
+        "const QA",
+        "const QB",
+        "const MAX_HIDDEN",
+        "fn check_range",
+        "fn feature_index",
+    ];
+    let mut elsewhere = Vec::new();
+    for (module, code) in g.code.iter().filter(|(m, _)| *m != "eval::nnue::format") {
+        for mark in marks.iter().filter(|mark| code.contains(*mark)) {
+            elsewhere.push(format!("{module}: {mark}"));
+        }
+    }
+    assert!(
+        elsewhere.is_empty(),
+        "the net format defined outside eval::nnue::format: {elsewhere:?}"
+    );
+    let format = &g.code["eval::nnue::format"];
+    assert!(marks
+        .iter()
+        .filter(|m| **m != "fn feature_index")
+        .all(|m| format.contains(m)));
+    let users = ["train::quantised", "train::data", "train::checkpoint"];
+    for user in users {
+        assert!(
+            g.edges[user].contains("eval::nnue::format"),
+            "{user} does not use the format"
+        );
+    }
+}

@@ -563,7 +563,7 @@ fn train_refuses_a_missing_data_path_before_training() {
         "--out",
         path_str(&out),
         "--hidden",
-        "8",
+        "16",
         "--epochs",
         "1",
     ]);
@@ -590,7 +590,7 @@ fn train_refuses_an_out_that_names_a_folder_before_training() {
             "--out",
             path_str(&out),
             "--hidden",
-            "8",
+            "16",
             "--epochs",
             "1",
         ]);
@@ -599,6 +599,40 @@ fn train_refuses_an_out_that_names_a_folder_before_training() {
     }
     // Nothing was left in the folder (the write probe is removed).
     assert_eq!(std::fs::read_dir(&dir.0).unwrap().count(), 0);
+}
+
+/// `--hidden` takes only widths the engine loads: 17 and 1040 trained and exited 0 before,
+/// writing nets the engine then refused (`unsupported net shape 768 -> 17`). Now each is a
+/// usage error (exit 2) naming the rule, before any data is read or epoch trained.
+#[test]
+fn train_refuses_a_width_the_engine_cannot_load_before_training() {
+    let dir = TempDir::new("train-width");
+    let out = dir.0.join("net.nnue");
+    for width in ["17", "1040", "8", "1"] {
+        let r = run(&[
+            "train",
+            "--data",
+            path_str(&sample_chunk()),
+            "--out",
+            path_str(&out),
+            "--hidden",
+            width,
+            "--epochs",
+            "1",
+            "--threads",
+            "1",
+        ]);
+        let what = format!("train --hidden {width}");
+        assert_refused(
+            &r,
+            &what,
+            "the engine loads a multiple of 16 from 16 to 1024",
+        );
+        assert_eq!(r.status.code(), Some(2), "{what}: {}", r.stderr);
+        assert!(r.stderr.contains("--hidden"), "{what}: {}", r.stderr);
+        assert!(!r.stderr.contains("epoch"), "{what} trained: {}", r.stderr);
+        assert!(!out.exists(), "{what} wrote a net");
+    }
 }
 
 #[test]
@@ -612,7 +646,7 @@ fn train_warns_that_k_fitted_on_a_few_games_is_not_to_be_trusted() {
         "--out",
         path_str(&out),
         "--hidden",
-        "8",
+        "16",
         "--epochs",
         "1",
         "--threads",
@@ -633,7 +667,7 @@ fn train_warns_that_k_fitted_on_a_few_games_is_not_to_be_trusted() {
         "--out",
         path_str(&out),
         "--hidden",
-        "8",
+        "16",
         "--epochs",
         "1",
         "--threads",

@@ -321,6 +321,38 @@ fn a_net_whose_integer_sums_could_wrap_is_refused_with_the_reason() {
     let _ = fs::remove_file(extreme);
 }
 
+/// Every byte of a net file is checked or hashed: bytes 36..56 (reserved, zero) were neither,
+/// so a file with one of them set loaded as if whole. Now the header is compared byte by byte
+/// with the format's, and the first byte that differs is named, at load and through `EvalFile`.
+#[test]
+fn a_net_whose_header_differs_from_the_formats_is_refused_with_the_byte_named() {
+    let bytes = random_network(16, 9).to_bytes();
+    for at in [36, 45, 55] {
+        let mut changed = bytes.clone();
+        changed[at] = 1;
+        let e = Network::from_bytes(&changed).unwrap_err();
+        assert!(
+            e.contains(&format!("header byte {at} (reserved, zero) is 1")),
+            "{e}"
+        );
+    }
+    let mut changed = bytes.clone();
+    changed[40] = 0x80;
+    let path = temp_file("reserved.nnue", &changed);
+    let mut e = Engine::started();
+    let before = net_line(&mut e);
+    e.send(&format!("setoption name EvalFile value {path}"));
+    let lines = e.sync();
+    assert!(
+        lines
+            .iter()
+            .any(|l| is_error_report(l) && l.contains(&path) && l.contains("header byte 40")),
+        "{lines:?}"
+    );
+    assert_eq!(net_line(&mut e), before, "the net before must stay");
+    let _ = fs::remove_file(path);
+}
+
 /// `EvalFile` on a device, a named pipe, a folder or a file larger than its header says is
 /// refused at once, before it is read, naming the path; the engine runs under a 2 GiB address
 /// space limit, so reading `/dev/zero` without bound (which grew it past 16 GB before) fails

@@ -11,16 +11,14 @@ use shakmaty::CastlingMode;
 use super::at_least_one;
 use crate::datagen::training::Filter;
 use crate::datagen::GameResult;
+use crate::eval::nnue::format;
+use crate::eval::Network;
 use crate::files;
 use crate::position::{read_fen, FenPolicy};
 use crate::train::data::{self, Loaded};
 use crate::train::net::Target;
-use crate::train::quantised::{
-    file_size, quantise_centred, rounding_error, write_net, QuantisedNet,
-};
-use crate::train::{
-    checkpoint, fit_k, k_fit_warning, train_epoch, TrainConfig, TrainState, MAX_HIDDEN,
-};
+use crate::train::quantised::{quantise_centred, rounding_error, write_net, QuantisedNet};
+use crate::train::{checkpoint, fit_k, k_fit_warning, train_epoch, TrainConfig, TrainState};
 use crate::util::{checked_threads, progress_bar, worker_pool};
 
 /// Command-line arguments of `cutoff train`. The defaults are the recipe of the built-in net,
@@ -36,8 +34,9 @@ pub struct Args {
     /// training: its folder must exist and be writable, and it must not be a folder.
     #[arg(long, default_value = "nets/cutoff.nnue")]
     pub out: PathBuf,
-    /// Neurons of the feature transformer (per perspective).
-    #[arg(long, default_value_t = 256, value_parser = clap::builder::RangedU64ValueParser::<usize>::new().range(1..=MAX_HIDDEN as u64))]
+    /// Neurons of the feature transformer (per perspective): a multiple of 16 from 16 to 1024,
+    /// the widths the engine loads; any other is a usage error before anything is read.
+    #[arg(long, default_value_t = 256, value_parser = net_width)]
     pub hidden: usize,
     /// Passes over the training positions.
     #[arg(long, default_value_t = 40, value_parser = at_least_one())]
@@ -86,6 +85,19 @@ pub struct Args {
     /// Train on the positions as played only, without their mirrors.
     #[arg(long, overrides_with = "mirror")]
     pub no_mirror: bool,
+}
+
+/// `--hidden`: a width the engine loads ([`format::check_hidden`]), so that no run can end
+/// with a net the engine refuses for its shape.
+fn net_width(value: &str) -> Result<usize, String> {
+    let hidden: usize = value.parse().map_err(|_| {
+        format!(
+            "not a number of neurons; the engine loads {}",
+            format::HIDDEN_RULE
+        )
+    })?;
+    format::check_hidden(hidden)?;
+    Ok(hidden)
 }
 
 impl Args {
@@ -352,8 +364,8 @@ fn train(args: &Args) -> Result<String, String> {
     for line in examples(&state.net, &q) {
         eprintln!("train: {line}");
     }
-    let bytes = files::read_bounded(&args.out, file_size(args.hidden) as u64, "this net")?;
-    let hash = QuantisedNet::from_bytes(&bytes).map(|_| data::fnv1a64(&bytes[64..]))?;
+    // Read back by the engine's own loader: the net on disk is one the engine plays.
+    let hash = Network::load(&args.out)?.hash();
     Ok(format!(
         "K {k:.2}  lambda {}  {} epochs in {:.1} s  train loss {}  validation loss {}  wrote {} ({} bytes, FNV-1a {hash:016x})",
         args.lambda,
@@ -363,7 +375,7 @@ fn train(args: &Args) -> Result<String, String> {
         last.and_then(|r| r.validation_loss)
             .map_or("-".into(), |v| format!("{v:.6}")),
         args.out.display(),
-        bytes.len()
+        format::file_bytes(args.hidden)
     ))
 }
 
@@ -395,5 +407,32 @@ mod tests {
         assert!(parse(&["--mirror"]).mirrored());
         assert!(parse(&["--no-mirror", "--mirror"]).mirrored());
         assert!(!parse(&["--mirror", "--no-mirror"]).mirrored());
+    }
+
+    /// Every width `--hidden` accepts gives a net the engine loads, and every width it does not
+    /// is one the engine refuses: the trainer offers exactly the shapes the engine runs (it took
+    /// 1 to 4096 before, the engine multiples of 16 up to 1024).
+    #[test]
+    fn every_width_train_accepts_writes_a_net_the_engine_loads() {
+        let dir = std::env::temp_dir().join(format!("cutoff-train-widths-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let out = dir.join("net.nnue");
+        let mut accepted = Vec::new();
+        for width in 0..=4200usize {
+            let flags = ["train", "--hidden", &width.to_string()];
+            let Ok(cli) = Cli::try_parse_from(flags) else {
+                continue;
+            };
+            let hidden = cli.args.hidden;
+            let net = crate::train::net::Net::new(hidden, 3);
+            let written = write_net(&out, &QuantisedNet::from_float(&net));
+            if let Err(e) = written.and_then(|()| crate::eval::Network::load(&out)) {
+                panic!("--hidden {width}: {e}");
+            }
+            accepted.push(hidden);
+        }
+        std::fs::remove_dir_all(&dir).unwrap();
+        let engine: Vec<usize> = (16..=1024).step_by(16).collect();
+        assert_eq!(accepted, engine);
     }
 }

@@ -8,6 +8,7 @@ use std::path::{Path, PathBuf};
 
 use super::net::Net;
 use super::TrainState;
+use crate::eval::nnue::format;
 
 const MAGIC: &[u8; 8] = b"CUTOFFCK";
 const VERSION: u32 = 1;
@@ -43,8 +44,8 @@ pub fn save(dir: &Path, state: &TrainState, k: f64) -> Result<PathBuf, String> {
 /// Reads a checkpoint: the state and `K`.
 pub fn load(path: &Path) -> Result<(TrainState, f64), String> {
     // The largest checkpoint there can be: the float net and AdamW's two moments at the most
-    // neurons `--hidden` takes.
-    let max = HEADER_BYTES + 12 * Net::param_count(super::MAX_HIDDEN);
+    // neurons the net format takes.
+    let max = HEADER_BYTES + 12 * Net::param_count(format::MAX_HIDDEN);
     let bytes = crate::files::read_bounded(path, max as u64, "a training checkpoint")?;
     let bad = |what: &str| format!("{}: {what}", path.display());
     if bytes.len() < HEADER_BYTES || &bytes[..8] != MAGIC {
@@ -56,6 +57,8 @@ pub fn load(path: &Path) -> Result<(TrainState, f64), String> {
         return Err(bad("unknown checkpoint version"));
     }
     let hidden = u32_at(12) as usize;
+    // A run resumed from it would write nets of this width: one the engine loads, or none.
+    format::check_hidden(hidden).map_err(|e| bad(&format!("a net of {e}")))?;
     let p = Net::param_count(hidden);
     if bytes.len() != HEADER_BYTES + 12 * p {
         return Err(bad("cut or damaged (wrong size)"));

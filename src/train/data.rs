@@ -7,39 +7,15 @@
 use std::path::{Path, PathBuf};
 
 use rayon::prelude::*;
-use shakmaty::{Chess, Color, Piece, Position, Square};
+use shakmaty::{Chess, Position};
 
 use crate::datagen::chunk::{chunk_paths, ChunkReader};
 use crate::datagen::training::{game_positions, Filter};
 use crate::datagen::GameResult;
+use crate::eval::nnue::format::{self, fnv1a, other_view, MAX_PIECES};
 
-/// Inputs per perspective: colour (own, other) × role (pawn .. king) × square.
-pub const INPUTS: usize = 768;
-/// Most pieces a legal chess position holds.
-pub const MAX_PIECES: usize = 32;
 /// One game in this many goes to validation.
 pub const VALIDATION_ONE_IN: u64 = 20;
-
-/// The input index of `piece` on `sq` seen from `perspective`: the perspective's own pieces
-/// first, and the board flipped vertically for Black, so that both sides share one transformer.
-/// This is the spec the engine's inference reads (docs/nets.md).
-#[inline]
-pub fn feature_index(perspective: Color, piece: Piece, sq: Square) -> usize {
-    let side = if piece.color == perspective { 0 } else { 384 };
-    let sq = if perspective.is_white() {
-        usize::from(sq)
-    } else {
-        usize::from(sq) ^ 56
-    };
-    side + (piece.role as usize - 1) * 64 + sq
-}
-
-/// The same piece's index from the other perspective: the colours swap halves and the board
-/// flips.
-#[inline]
-pub fn other_view(index: usize) -> usize {
-    ((index + 384) % INPUTS) ^ 56
-}
 
 /// One position as the trainer learns from it.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -61,7 +37,7 @@ impl Sample {
         let mut features = [0u16; MAX_PIECES];
         let mut count = 0;
         for (sq, piece) in pos.board().iter().take(MAX_PIECES) {
-            features[count] = feature_index(stm, piece, sq) as u16;
+            features[count] = format::feature(stm, piece.color, piece.role, sq) as u16;
             count += 1;
         }
         let white_halves = match result {
@@ -88,7 +64,7 @@ impl Sample {
     pub fn mirrored(&self) -> Sample {
         let mut m = *self;
         for f in &mut m.features[..usize::from(self.count)] {
-            *f ^= 7;
+            *f = format::mirrored(usize::from(*f)) as u16;
         }
         m
     }
@@ -147,22 +123,12 @@ struct ChunkSamples {
     failed: bool,
 }
 
-/// FNV-1a, 64 bits: the validation split's hash (and the net file's checksum).
-pub fn fnv1a64(bytes: &[u8]) -> u64 {
-    let mut h: u64 = 0xcbf2_9ce4_8422_2325;
-    for &b in bytes {
-        h ^= u64::from(b);
-        h = h.wrapping_mul(0x0000_0100_0000_01b3);
-    }
-    h
-}
-
 /// Whether game `game` of the chunk named `name` is held out. Keyed on the file's name, not its
 /// path, so the same file read from elsewhere splits the same way.
 pub fn is_validation_game(name: &str, game: u64) -> bool {
     let mut key = name.as_bytes().to_vec();
     key.extend_from_slice(&game.to_le_bytes());
-    fnv1a64(&key).is_multiple_of(VALIDATION_ONE_IN)
+    fnv1a(&key).is_multiple_of(VALIDATION_ONE_IN)
 }
 
 /// Reads one chunk, at most `limit` kept positions.
@@ -245,35 +211,6 @@ pub fn load(paths: &[PathBuf], filter: Filter, max_positions: Option<usize>) -> 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use shakmaty::{Role, Square};
-
-    #[test]
-    fn feature_indices_follow_the_spec_for_both_perspectives() {
-        let wp = Piece {
-            color: Color::White,
-            role: Role::Pawn,
-        };
-        let bk = Piece {
-            color: Color::Black,
-            role: Role::King,
-        };
-        assert_eq!(feature_index(Color::White, wp, Square::E2), 12);
-        assert_eq!(feature_index(Color::Black, wp, Square::E2), 384 + 52);
-        assert_eq!(
-            feature_index(Color::White, bk, Square::E8),
-            384 + 5 * 64 + 60
-        );
-        assert_eq!(feature_index(Color::Black, bk, Square::E8), 5 * 64 + 4);
-        for perspective in [Color::White, Color::Black] {
-            for piece in [wp, bk] {
-                for sq in Square::ALL {
-                    let f = feature_index(perspective, piece, sq);
-                    assert!(f < INPUTS);
-                    assert_eq!(other_view(f), feature_index(!perspective, piece, sq));
-                }
-            }
-        }
-    }
 
     #[test]
     fn a_sample_is_seen_from_the_side_to_move() {

@@ -37,8 +37,6 @@ const K_TOLERANCE: f64 = 1e-3;
 /// positions are near copies of each other, and their results too few to place the curve
 /// (one game's fit lands on the search's bound). Cutoff's data fits about 130 cp.
 pub const MIN_K_FIT_POSITIONS: usize = 10_000;
-/// The most neurons `--hidden` takes: a net of about 6 MB, far beyond what is trained here.
-pub const MAX_HIDDEN: usize = 4096;
 
 /// How to train.
 #[derive(Clone, Copy, Debug, PartialEq)]

@@ -3,11 +3,12 @@
 //! parameters live in one flat vector (`W1 | b1 | W2 | b2`) so that the optimizer, the gradient
 //! sums and the checkpoint treat them alike.
 
-use super::data::{Sample, INPUTS};
+use super::data::Sample;
+use crate::eval::nnue::format::{self, INPUTS};
 use crate::rng::Rng;
 
-/// Centipawns per unit of output: the evaluation is `y * SCALE`.
-pub const SCALE: f32 = 400.0;
+/// Centipawns per unit of output: the evaluation is `y * SCALE` (the net format's scale).
+pub const SCALE: f32 = format::SCALE as f32;
 /// Bound of `W2` after every step, so that `round(w * 64)` fits an `i8`-sized ±127 (the
 /// quantised product `c * w2 * c` then stays far inside `i32`).
 pub const W2_CLIP: f32 = 1.98;

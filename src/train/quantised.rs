@@ -1,21 +1,15 @@
-//! The net file the engine reads: integers, so that the engine's accumulators add `i16`s and
-//! its output is exact and the same on every machine. `W1` and `b1` are scaled by `QA = 255`
-//! (an accumulator of 1.0, where SCReLU saturates, is 255), `W2` by `QB = 64`, `b2` by both.
-//! A 64-byte header names the shape and ends with an FNV-1a hash of the payload, so a cut or
-//! damaged file is refused rather than played. The layout is in docs/nets.md.
+//! The trainer's integer net: the float net quantised as the engine runs it, integers so that
+//! the engine's accumulators add `i16`s and its output is exact and the same on every machine.
+//! `W1` and `b1` are scaled by `QA = 255` (an accumulator of 1.0, where SCReLU saturates, is
+//! 255), `W2` by `QB = 64`, `b2` by both. Its bytes are the engine's net format
+//! ([`crate::eval::nnue::format`], the one definition of the file, docs/nets.md): written and
+//! read through it, so a net the engine would refuse is never written.
 
 use std::path::Path;
 
-use super::data::{fnv1a64, Sample, INPUTS};
-use super::net::{Net, SCALE};
-
-pub const MAGIC: &[u8; 8] = b"CUTOFFNN";
-pub const VERSION: u32 = 1;
-/// Activation code of SCReLU.
-pub const ACTIVATION_SCRELU: u32 = 1;
-pub const QA: i32 = 255;
-pub const QB: i32 = 64;
-pub const HEADER_BYTES: usize = 64;
+use super::data::Sample;
+use super::net::Net;
+use crate::eval::nnue::format::{self, Layers, QA, QB, SCALE};
 
 /// A quantised net.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -34,11 +28,6 @@ fn q16(x: f32, scale: i32) -> i16 {
     (x * scale as f32)
         .round()
         .clamp(f32::from(i16::MIN), f32::from(i16::MAX)) as i16
-}
-
-/// The file's size for `hidden` neurons.
-pub fn file_size(hidden: usize) -> usize {
-    HEADER_BYTES + 2 * INPUTS * hidden + 2 * hidden + 4 * hidden + 4
 }
 
 impl QuantisedNet {
@@ -66,78 +55,32 @@ impl QuantisedNet {
         }
     }
 
-    /// The file's bytes: header, then the payload.
-    pub fn to_bytes(&self) -> Vec<u8> {
-        let mut payload = Vec::with_capacity(file_size(self.hidden) - HEADER_BYTES);
-        for v in self.w1.iter().chain(&self.b1).chain(&self.w2) {
-            payload.extend_from_slice(&v.to_le_bytes());
+    /// The weights as the net format's writer takes them.
+    pub fn layers(&self) -> Layers<'_> {
+        Layers {
+            w1: &self.w1,
+            b1: &self.b1,
+            w2: &self.w2,
+            b2: self.b2,
         }
-        payload.extend_from_slice(&self.b2.to_le_bytes());
-        let mut out = Vec::with_capacity(file_size(self.hidden));
-        out.extend_from_slice(MAGIC);
-        for field in [
-            VERSION,
-            INPUTS as u32,
-            self.hidden as u32,
-            ACTIVATION_SCRELU,
-            QA as u32,
-            QB as u32,
-            SCALE as u32,
-        ] {
-            out.extend_from_slice(&field.to_le_bytes());
-        }
-        out.resize(56, 0);
-        out.extend_from_slice(&fnv1a64(&payload).to_le_bytes());
-        out.extend_from_slice(&payload);
-        out
     }
 
-    /// Reads a file's bytes, checking every header field and the hash.
+    /// The file's bytes ([`format::write()`]), or why the engine would refuse them: a width it
+    /// does not load, or weights whose integer sums could wrap in its lanes.
+    pub fn to_bytes(&self) -> Result<Vec<u8>, String> {
+        format::write(self.layers())
+    }
+
+    /// Reads a file's bytes through the engine's own reader ([`format::read`]): every header
+    /// byte, the size, the hash and the range check.
     pub fn from_bytes(bytes: &[u8]) -> Result<QuantisedNet, String> {
-        if bytes.len() < HEADER_BYTES || &bytes[..8] != MAGIC {
-            return Err("not a Cutoff net (no CUTOFFNN header)".into());
-        }
-        let u32_at =
-            |i: usize| u32::from_le_bytes([bytes[i], bytes[i + 1], bytes[i + 2], bytes[i + 3]]);
-        let expect = [
-            (8, VERSION, "version"),
-            (12, INPUTS as u32, "inputs"),
-            (20, ACTIVATION_SCRELU, "activation"),
-            (24, QA as u32, "QA"),
-            (28, QB as u32, "QB"),
-            (32, SCALE as u32, "scale"),
-        ];
-        for (at, want, what) in expect {
-            if u32_at(at) != want {
-                return Err(format!("{what} is {}, expected {want}", u32_at(at)));
-            }
-        }
-        let hidden = u32_at(16) as usize;
-        if hidden == 0 || hidden > 1 << 16 || bytes.len() != file_size(hidden) {
-            return Err(format!(
-                "{} bytes do not make a net of {hidden} neurons",
-                bytes.len()
-            ));
-        }
-        let mut hash = [0u8; 8];
-        hash.copy_from_slice(&bytes[56..64]);
-        let payload = &bytes[HEADER_BYTES..];
-        if u64::from_le_bytes(hash) != fnv1a64(payload) {
-            return Err("the payload does not match its hash (a damaged file)".into());
-        }
-        let words: Vec<i16> = payload[..payload.len() - 4]
-            .chunks_exact(2)
-            .map(|c| i16::from_le_bytes([c[0], c[1]]))
-            .collect();
-        let (w1, rest) = words.split_at(INPUTS * hidden);
-        let (b1, w2) = rest.split_at(hidden);
-        let tail = &payload[payload.len() - 4..];
+        let weights = format::read(bytes)?;
         Ok(QuantisedNet {
-            hidden,
-            w1: w1.to_vec(),
-            b1: b1.to_vec(),
-            w2: w2.to_vec(),
-            b2: i32::from_le_bytes([tail[0], tail[1], tail[2], tail[3]]),
+            hidden: weights.hidden(),
+            w1: weights.w1,
+            b1: weights.b1,
+            w2: weights.w2,
+            b2: weights.b2,
         })
     }
 
@@ -170,7 +113,7 @@ impl QuantisedNet {
                 sum += i64::from((c * i32::from(w)) * c);
             }
         }
-        (sum / i64::from(QA) + i64::from(self.b2)) * i64::from(SCALE as u32) / i64::from(QA * QB)
+        (sum / i64::from(QA) + i64::from(self.b2)) * i64::from(SCALE) / i64::from(QA * QB)
     }
 }
 
@@ -189,7 +132,7 @@ pub struct Rounding {
 pub fn rounding_error(net: &Net, q: &QuantisedNet, samples: &[Sample]) -> Rounding {
     let (mut abs, mut signed, mut worst) = (0.0, 0.0, 0.0f64);
     for s in samples {
-        let float = f64::from(net.forward(s) * SCALE);
+        let float = f64::from(net.forward(s) * SCALE as f32);
         let diff = float - q.evaluate(s.stm_features(), s.nstm_features()) as f64;
         abs += diff.abs();
         signed += diff;
@@ -228,14 +171,17 @@ pub fn quantise_centred(net: &Net, calibration: &[Sample]) -> QuantisedNet {
 }
 
 /// Writes `q` to `path`, through a temporary file and a rename so that a reader never sees
-/// half a net.
+/// half a net; a net the engine would refuse is not written, and the error says why.
 pub fn write_net(path: &Path, q: &QuantisedNet) -> Result<(), String> {
+    let bytes = q
+        .to_bytes()
+        .map_err(|e| format!("not writing {}: {e}", path.display()))?;
     if let Some(dir) = path.parent().filter(|d| !d.as_os_str().is_empty()) {
         std::fs::create_dir_all(dir)
             .map_err(|e| format!("cannot create {}: {e}", dir.display()))?;
     }
     let tmp = path.with_extension("tmp");
-    std::fs::write(&tmp, q.to_bytes())
+    std::fs::write(&tmp, bytes)
         .and_then(|()| std::fs::rename(&tmp, path))
         .map_err(|e| format!("cannot write {}: {e}", path.display()))
 }

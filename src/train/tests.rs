@@ -2,9 +2,10 @@ use std::path::PathBuf;
 
 use super::data::{load, Sample};
 use super::net::{Net, Target, SCALE};
-use super::quantised::{file_size, QuantisedNet, HEADER_BYTES, MAGIC};
+use super::quantised::QuantisedNet;
 use super::*;
 use crate::datagen::training::Filter;
+use crate::eval::nnue::format::{file_bytes, HEADER_BYTES, MAGIC};
 
 /// Real positions: the first `n` the default filter keeps from the committed chunk.
 fn sample_positions(n: usize) -> Vec<Sample> {
@@ -111,8 +112,8 @@ fn a_seed_gives_the_same_net_on_one_or_two_threads() {
     assert_eq!(one.step, 6);
     assert_ne!(one.net, Net::new(16, config.seed), "training moved the net");
     assert_eq!(
-        QuantisedNet::from_float(&one.net).to_bytes(),
-        QuantisedNet::from_float(&two.net).to_bytes()
+        QuantisedNet::from_float(&one.net).to_bytes().unwrap(),
+        QuantisedNet::from_float(&two.net).to_bytes().unwrap()
     );
     assert_eq!(one, two, "float weights and optimizer state, bit for bit");
 }
@@ -120,10 +121,10 @@ fn a_seed_gives_the_same_net_on_one_or_two_threads() {
 #[test]
 fn a_resumed_run_ends_where_an_unbroken_one_does() {
     let samples = sample_positions(3000);
-    let config = config(8, 2, 1000, 0.01);
+    let config = config(16, 2, 1000, 0.01);
     let unbroken = train_in_pool(2, &samples, &config);
     let dir = std::env::temp_dir().join(format!("cutoff-train-resume-{}", std::process::id()));
-    let mut first = TrainState::new(8, config.seed);
+    let mut first = TrainState::new(16, config.seed);
     train_epoch(&mut first, &samples, &[], &config, |_| {});
     checkpoint::save(&dir, &first, TARGET.k).unwrap();
     let (mut resumed, k) = checkpoint::load(&checkpoint::latest(&dir).unwrap()).unwrap();
@@ -138,8 +139,8 @@ fn a_resumed_run_ends_where_an_unbroken_one_does() {
 fn the_net_file_has_the_documented_layout_and_reads_back() {
     let net = Net::new(16, 5);
     let q = QuantisedNet::from_float(&net);
-    let bytes = q.to_bytes();
-    assert_eq!(bytes.len(), file_size(16));
+    let bytes = q.to_bytes().unwrap();
+    assert_eq!(bytes.len(), file_bytes(16));
     assert_eq!(bytes.len(), 64 + 2 * 768 * 16 + 2 * 16 + 4 * 16 + 4);
     assert_eq!(&bytes[..8], MAGIC);
     let field = |i: usize| u32::from_le_bytes(bytes[i..i + 4].try_into().unwrap());
@@ -166,11 +167,57 @@ fn the_net_file_has_the_documented_layout_and_reads_back() {
     assert!(QuantisedNet::from_bytes(&bytes[..bytes.len() - 2]).is_err());
 }
 
+/// What the engine's loader would refuse, the trainer's writer refuses when it writes, with
+/// the loader's reason, and writes nothing: a width the engine does not run, and weights whose
+/// integer sums could wrap in its lanes. Both were written before and failed only in the engine.
+#[test]
+fn the_writer_refuses_a_net_the_engine_would_refuse_with_the_reason() {
+    let dir = std::env::temp_dir().join(format!("cutoff-train-writer-{}", std::process::id()));
+    let out = dir.join("net.nnue");
+    let mut big_w2 = QuantisedNet::from_float(&Net::new(16, 5));
+    big_w2.w2[3] = 20_000;
+    let mut big_w1 = QuantisedNet::from_float(&Net::new(16, 5));
+    for f in 0..768 {
+        big_w1.w1[f * 16 + 5] = 1_100;
+    }
+    for (q, reason) in [
+        (
+            QuantisedNet::from_float(&Net::new(17, 5)),
+            "unsupported net shape 768 -> 17",
+        ),
+        (big_w2, "output weight 3 is 20000"),
+        (big_w1, "neuron 5's accumulator can reach"),
+    ] {
+        let e = quantised::write_net(&out, &q).unwrap_err();
+        assert!(e.contains(reason), "{e}");
+        assert!(!out.exists(), "{reason}: written");
+    }
+    quantised::write_net(&out, &QuantisedNet::from_float(&Net::new(16, 5))).unwrap();
+    assert!(crate::eval::Network::load(&out).is_ok());
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+/// A checkpoint resumes a run that writes nets of its width: one of a width the engine does not
+/// load is refused when read, naming the rule, as `--hidden` refuses it.
+#[test]
+fn a_checkpoint_of_a_width_the_engine_cannot_load_is_refused() {
+    let dir = std::env::temp_dir().join(format!("cutoff-train-ckpt-width-{}", std::process::id()));
+    let path = checkpoint::save(&dir, &TrainState::new(17, 1), 130.0).unwrap();
+    let loaded = checkpoint::load(&path).map(|(state, _)| state.net.hidden);
+    std::fs::remove_dir_all(&dir).unwrap();
+    let e = loaded.expect_err("a checkpoint of 17 neurons loaded");
+    assert!(
+        e.contains("17 neurons") && e.contains("a multiple of 16 from 16 to 1024"),
+        "{e}"
+    );
+}
+
 #[test]
 fn the_integer_forward_pass_is_the_float_one_on_the_rounded_weights() {
     let samples = sample_positions(20_000);
     let state = train_in_pool(2, &samples, &config(32, 4, 2048, 0.01));
-    let q = QuantisedNet::from_bytes(&QuantisedNet::from_float(&state.net).to_bytes()).unwrap();
+    let bytes = QuantisedNet::from_float(&state.net).to_bytes().unwrap();
+    let q = QuantisedNet::from_bytes(&bytes).unwrap();
     let rounded = q.to_float();
     let (mut worst, mut spread) = (0.0f32, 0.0f32);
     for s in &samples[..2000] {

@@ -14,9 +14,12 @@
 //! `c·w2` in i16 and the term in i32; each perspective's sum in i32; the two sums, the division
 //! by `QA`, `b2` and the scale in i64; the result kept below the tablebase and mate bands. The
 //! loader refuses a net for which any of these could wrap in a position of standard chess (at
-//! most 32 pieces; `check_range`), so for every net it accepts — the built-in one included —
-//! the result equals the trainer's reference pass (`QuantisedNet::evaluate`: i32 accumulators,
-//! i64 sum) exactly, and no hostile file can make it garbage.
+//! most 32 pieces; `format::check_range`), so for every net it accepts — the built-in one
+//! included — the result equals the trainer's reference pass (`QuantisedNet::evaluate`: i32
+//! accumulators, i64 sum) exactly, and no hostile file can make it garbage.
+//!
+//! The file's bytes, the feature index and the quantisation are defined once, in
+//! [`format`](mod@format), which the trainer writes its nets through.
 //!
 //! Every sum here is in integers, so the AVX2 path and the portable one give the same
 //! numbers exactly; which one runs is decided once, at run time, so the plain build runs on
@@ -36,21 +39,9 @@ use crate::types::{Ply, Score, MAX_PLY};
 mod aligned;
 use aligned::{is_aligned, Aligned};
 
-/// Features per perspective: 2 colours × 6 roles × 64 squares.
-pub const INPUTS: usize = 768;
-/// Quantisation of the first layer (activations clamp at it) and of the output weights.
-pub const QA: i32 = 255;
-pub const QB: i32 = 64;
-/// Centipawns per unit of the network's output.
-pub const SCALE: i32 = 400;
-/// The file's header size and its first bytes.
-pub const HEADER_BYTES: usize = 64;
-pub const MAGIC: &[u8; 8] = b"CUTOFFNN";
-pub const VERSION: u32 = 1;
-/// Activation code of SCReLU in the header.
-const SCRELU: u32 = 1;
-/// The widest layer accepted (a 1024-wide net is already far beyond what 2 cores can use).
-const MAX_HIDDEN: usize = 1024;
+pub mod format;
+use format::Layers;
+pub use format::{file_bytes, fnv1a, HEADER_BYTES, INPUTS, MAGIC, QA, QB, SCALE, VERSION};
 
 /// A loaded network, shared by every search thread.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -67,151 +58,19 @@ pub struct Network {
     hash: u64,
 }
 
-/// FNV-1a, 64 bits: the net file's checksum.
-pub fn fnv1a(bytes: &[u8]) -> u64 {
-    let mut h: u64 = 0xcbf2_9ce4_8422_2325;
-    for &b in bytes {
-        h ^= u64::from(b);
-        h = h.wrapping_mul(0x0000_0100_0000_01b3);
-    }
-    h
-}
-
-fn u32_at(bytes: &[u8], at: usize) -> u32 {
-    u32::from_le_bytes(bytes[at..at + 4].try_into().expect("four bytes"))
-}
-
-fn i16s(bytes: &[u8]) -> Vec<i16> {
-    bytes
-        .chunks_exact(2)
-        .map(|c| i16::from_le_bytes([c[0], c[1]]))
-        .collect()
-}
-
-/// The most pieces a position of standard chess has: the most features active at once in one
-/// perspective, which bounds how far an accumulator can move from its bias.
-const MAX_PIECES: usize = 32;
-/// The largest `|W2|` for which `clamp(a, 0, QA) · w2` fits the 16-bit lanes the kernels
-/// multiply in (255 · 128 = 32,640); the trainer clips `W2` to ±1.98 · 64, so ±127.
-const MAX_W2: i32 = i16::MAX as i32 / QA;
-
-/// The file size of a 768 → `hidden` net.
-pub fn file_bytes(hidden: usize) -> usize {
-    HEADER_BYTES + 2 * INPUTS * hidden + 2 * hidden + 4 * hidden + 4
-}
-
-/// The hidden width a net file's header promises, every header field checked: the magic, the
-/// version, the shape (768 inputs, a width that is a multiple of 16 up to 1024) and the
-/// quantisation.
-fn read_header(bytes: &[u8]) -> Result<usize, String> {
-    if bytes.len() < HEADER_BYTES || &bytes[..8] != MAGIC {
-        return Err("not a Cutoff net file (no CUTOFFNN header)".into());
-    }
-    let field = |at: usize| u32_at(bytes, at);
-    if field(8) != VERSION {
-        return Err(format!(
-            "net file version {} (this build reads {VERSION})",
-            field(8)
-        ));
-    }
-    let hidden = field(16) as usize;
-    let shape_ok = field(12) as usize == INPUTS
-        && hidden > 0
-        && hidden <= MAX_HIDDEN
-        && hidden.is_multiple_of(16);
-    if !shape_ok {
-        return Err(format!("unsupported net shape {} -> {hidden}", field(12)));
-    }
-    let quantisation = [field(20), field(24), field(28), field(32)];
-    if quantisation != [SCRELU, QA as u32, QB as u32, SCALE as u32] {
-        return Err(format!(
-            "unsupported activation or quantisation {quantisation:?}"
-        ));
-    }
-    Ok(hidden)
-}
-
-/// Checks that no sum the engine computes can wrap, for any position of standard chess: each
-/// accumulator (`b1` plus at most 32 feature rows, in i16), each product `c · w2` (in i16) and
-/// each perspective's sum of `c · w2 · c` (in i32). Within these bounds the integer pass is
-/// exact and equals the trainer's reference (`QuantisedNet::evaluate`: i32 accumulators, i64
-/// sum); a net outside them is refused rather than evaluated as garbage.
-fn check_range(hidden: usize, w1: &[i16], b1: &[i16], w2: &[i16]) -> Result<(), String> {
-    if let Some((i, &w)) = w2
-        .iter()
-        .enumerate()
-        .find(|(_, &w)| i32::from(w).abs() > MAX_W2)
-    {
-        return Err(format!(
-            "output weight {i} is {w}, outside the +/-{MAX_W2} the engine's 16-bit products allow"
-        ));
-    }
-    let mut column = vec![0i32; INPUTS];
-    for (j, &bias) in b1.iter().enumerate() {
-        for (f, c) in column.iter_mut().enumerate() {
-            *c = i32::from(w1[f * hidden + j]);
-        }
-        column.sort_unstable();
-        let low: i32 = column[..MAX_PIECES].iter().filter(|&&w| w < 0).sum();
-        let high: i32 = column[INPUTS - MAX_PIECES..]
-            .iter()
-            .filter(|&&w| w > 0)
-            .sum();
-        let (low, high) = (i32::from(bias) + low, i32::from(bias) + high);
-        if low < i32::from(i16::MIN) || high > i32::from(i16::MAX) {
-            return Err(format!(
-                "neuron {j}'s accumulator can reach {low}..{high}, outside the engine's 16 bits"
-            ));
-        }
-    }
-    for (half, weights) in w2.chunks(hidden).enumerate() {
-        let bound: i64 = weights
-            .iter()
-            .map(|&w| i64::from(w).abs() * i64::from(QA * QA))
-            .sum();
-        if bound > i64::from(i32::MAX) {
-            return Err(format!(
-                "output half {half} can sum to {bound}, beyond the engine's 32-bit sum"
-            ));
-        }
-    }
-    Ok(())
-}
-
 impl Network {
-    /// Reads a net file, checking everything the header promises: the magic, the version, the
-    /// shape (768 inputs, a hidden width that is a multiple of 16), the quantisation, the size
-    /// and the checksum; then that the engine's integer arithmetic cannot wrap on it
-    /// (`check_range`). Any mismatch is an error that says what is wrong.
+    /// Reads a net file through the one net format ([`format::read`]): every header byte,
+    /// the size, the checksum, then that the engine's integer arithmetic cannot wrap on it
+    /// ([`format::check_range`]). Any mismatch is an error that says what is wrong.
     pub fn from_bytes(bytes: &[u8]) -> Result<Network, String> {
-        let hidden = read_header(bytes)?;
-        let expected = file_bytes(hidden);
-        if bytes.len() != expected {
-            return Err(format!(
-                "net file of {} bytes, {expected} expected for a 768 -> {hidden} net (truncated?)",
-                bytes.len()
-            ));
-        }
-        let payload = &bytes[HEADER_BYTES..];
-        let hash = fnv1a(payload);
-        let stored = u64::from_le_bytes(bytes[56..64].try_into().expect("eight bytes"));
-        if hash != stored {
-            return Err(format!(
-                "net file checksum {stored:016x}, its contents hash to {hash:016x}"
-            ));
-        }
-        let (w1, rest) = payload.split_at(2 * INPUTS * hidden);
-        let (b1, rest) = rest.split_at(2 * hidden);
-        let (w2, b2) = rest.split_at(4 * hidden);
-        let (w1, b1, w2) = (i16s(w1), i16s(b1), i16s(w2));
-        check_range(hidden, &w1, &b1, &w2)?;
+        let weights = format::read(bytes)?;
         Ok(Network {
-            hidden,
-            w1: Aligned::from_slice(&w1),
-            b1,
-            w2: Aligned::from_slice(&w2),
-            b2: i32::from_le_bytes(b2.try_into().expect("four bytes")),
-            hash,
+            hidden: weights.hidden(),
+            w1: Aligned::from_slice(&weights.w1),
+            b1: weights.b1,
+            w2: Aligned::from_slice(&weights.w2),
+            b2: weights.b2,
+            hash: weights.hash,
         })
     }
 
@@ -226,7 +85,7 @@ impl Network {
         reader
             .read_to_end(&mut bytes)
             .map_err(|e| named(files::reason(&e)))?;
-        let expected = file_bytes(read_header(&bytes).map_err(named)?);
+        let expected = file_bytes(format::read_header(&bytes).map_err(named)?);
         if len != expected as u64 {
             return Err(named(format!(
                 "net file of {len} bytes, {expected} expected by its header (truncated?)"
@@ -240,49 +99,44 @@ impl Network {
         Network::from_bytes(&bytes).map_err(named)
     }
 
-    /// The file bytes of this network (the inverse of [`Network::from_bytes`]).
-    pub fn to_bytes(&self) -> Vec<u8> {
-        let mut payload = Vec::new();
-        for w in self.w1.iter().chain(&self.b1).chain(self.w2.iter()) {
-            payload.extend_from_slice(&w.to_le_bytes());
+    /// The weights as the format's writer takes them.
+    fn layers(&self) -> Layers<'_> {
+        Layers {
+            w1: &self.w1,
+            b1: &self.b1,
+            w2: &self.w2,
+            b2: self.b2,
         }
-        payload.extend_from_slice(&self.b2.to_le_bytes());
-        let mut bytes = Vec::with_capacity(HEADER_BYTES + payload.len());
-        bytes.extend_from_slice(MAGIC);
-        for v in [
-            VERSION,
-            INPUTS as u32,
-            self.hidden as u32,
-            SCRELU,
-            QA as u32,
-            QB as u32,
-        ] {
-            bytes.extend_from_slice(&v.to_le_bytes());
-        }
-        bytes.extend_from_slice(&(SCALE as u32).to_le_bytes());
-        bytes.resize(56, 0);
-        bytes.extend_from_slice(&fnv1a(&payload).to_le_bytes());
-        bytes.extend_from_slice(&payload);
-        bytes
     }
 
-    /// A network of the given weights (tests, and tools that build one).
+    /// The file bytes of this network (the inverse of [`Network::from_bytes`]).
+    pub fn to_bytes(&self) -> Vec<u8> {
+        // A `Network` is made only from weights the format accepts (`from_bytes`,
+        // `from_weights`), so its writer has nothing to refuse.
+        format::write(self.layers()).expect("a loaded net is one the format accepts")
+    }
+
+    /// A network of the given weights (tests, and tools that build one); panics on weights
+    /// the format would refuse (a width it does not take, sums that could wrap).
     pub fn from_weights(w1: Vec<i16>, b1: Vec<i16>, w2: Vec<i16>, b2: i32) -> Network {
-        let hidden = b1.len();
-        assert!(hidden.is_multiple_of(16) && w1.len() == INPUTS * hidden && w2.len() == 2 * hidden);
-        if let Err(e) = check_range(hidden, &w1, &b1, &w2) {
+        let layers = Layers {
+            w1: &w1,
+            b1: &b1,
+            w2: &w2,
+            b2,
+        };
+        if let Err(e) = layers.check() {
             panic!("Network::from_weights: {e}");
         }
-        let mut net = Network {
-            hidden,
+        let hash = layers.hash();
+        Network {
+            hidden: b1.len(),
             w1: Aligned::from_slice(&w1),
             b1,
             w2: Aligned::from_slice(&w2),
             b2,
-            hash: 0,
-        };
-        net.hash = fnv1a(&net.to_bytes()[HEADER_BYTES..]);
-        net
+            hash,
+        }
     }
 
     pub fn hidden(&self) -> usize {
@@ -326,7 +180,7 @@ impl Network {
             Color::Black => (black, white),
         };
         let (w_us, w_them) = self.w2.split_at(self.hidden);
-        // Each perspective's sum fits i32 (`check_range`); their sum, the bias and the scale
+        // Each perspective's sum fits i32 (`format::check_range`); their sum, the bias and the scale
         // are taken in i64 as the trainer's reference pass does, then kept below the bands of
         // proven results.
         let sum = i64::from(screlu_dot(us, w_us)) + i64::from(screlu_dot(them, w_them));
@@ -340,11 +194,10 @@ impl Network {
 /// The feature of a `color` `role` on `sq` as White sees it and as Black sees it.
 #[inline]
 fn features(color: Color, role: Role, sq: Square) -> (usize, usize) {
-    let r = (role as usize - 1) * 64;
-    let s = usize::from(sq);
-    let white = if color.is_white() { 0 } else { 384 } + r + s;
-    let black = if color.is_black() { 0 } else { 384 } + r + (s ^ 56);
-    (white, black)
+    (
+        format::feature(Color::White, color, role, sq),
+        format::feature(Color::Black, color, role, sq),
+    )
 }
 
 // ---- The integer kernels: AVX2 where the CPU has it, else portable, the same numbers. ----

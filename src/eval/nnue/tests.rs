@@ -185,10 +185,16 @@ fn a_colour_flipped_position_evaluates_the_same() {
     }
 }
 
-/// The built-in net reads: magic, shape, checksum and size all hold.
+/// The built-in net reads: every header byte, checksum and size hold, and it writes back as
+/// the same bytes.
 #[test]
 fn the_built_in_net_loads() {
     let net = Network::embedded().expect("the embedded net must load");
     assert_eq!(net.hidden(), 256);
     assert_eq!(net.hash(), 0xe71b_f14a_f9e1_dcac);
+    // The one format writes the built-in net's bytes back exactly: its header is the format's.
+    assert!(
+        net.to_bytes() == EMBEDDED,
+        "the built-in net's bytes changed"
+    );
 }

@@ -1,0 +1,387 @@
+//! The net file's format, defined once: the engine reads nets through it and the trainer
+//! (`crate::train`) writes them through it, so the two cannot drift apart, and a change of the
+//! format (a new version, another shape) is made here and nowhere else. It owns the inputs
+//! (the feature index), the quantisation, the header, the hash, the widths a net may have, the
+//! size of a file, the range check and the reading and writing of the bytes; the layout is in
+//! docs/nets.md.
+//!
+//! **One rule for both directions.** [`read`] refuses a file for the first thing wrong with it,
+//! saying what; [`write()`] refuses, with the same words, any net [`read`] would refuse, so every
+//! file written loads. A net of a width the engine cannot run, or whose integer sums could wrap
+//! in the engine's narrow lanes ([`check_range`]), is refused on both sides.
+//!
+//! **Every byte checked or hashed.** The payload is covered by its FNV-1a hash (bytes 56..64);
+//! the header before the hash is compared byte by byte with the one this format writes for the
+//! file's width, and the first byte that differs is named. So no byte of a file can change
+//! unseen, the reserved zeros included.
+
+use shakmaty::{Color, Role, Square};
+
+/// Features per perspective: 2 colours × 6 roles × 64 squares.
+pub const INPUTS: usize = 768;
+/// Quantisation of the first layer (activations clamp at it) and of the output weights.
+pub const QA: i32 = 255;
+pub const QB: i32 = 64;
+/// Centipawns per unit of the network's output.
+pub const SCALE: i32 = 400;
+/// The file's header size and its first bytes.
+pub const HEADER_BYTES: usize = 64;
+pub const MAGIC: &[u8; 8] = b"CUTOFFNN";
+pub const VERSION: u32 = 1;
+/// Activation code of SCReLU in the header.
+pub const SCRELU: u32 = 1;
+/// Where the payload's hash sits in the header: the bytes before it are checked one by one,
+/// the payload after it through the hash.
+const HASH_AT: usize = 56;
+
+/// The widest layer accepted (a 1024-wide net is already far beyond what 2 cores can use).
+pub const MAX_HIDDEN: usize = 1024;
+/// Widths come in steps of this: the engine's AVX2 kernels take 16 lanes at a time and have
+/// no tail loop.
+pub const HIDDEN_STEP: usize = 16;
+/// The widths a net may have, in words, for errors and usage messages.
+pub const HIDDEN_RULE: &str = "a multiple of 16 from 16 to 1024";
+
+/// The most pieces a position of standard chess has: the most features active at once in one
+/// perspective, which bounds how far an accumulator can move from its bias.
+pub const MAX_PIECES: usize = 32;
+/// The largest `|W2|` for which `clamp(a, 0, QA) · w2` fits the 16-bit lanes the engine
+/// multiplies in (255 · 128 = 32,640); the trainer clips `W2` to ±1.98 · 64, so ±127.
+pub const MAX_W2: i32 = i16::MAX as i32 / QA;
+
+/// The input index of a `color` `role` on `sq` as `perspective` sees it: the perspective's own
+/// pieces first, and the board flipped vertically for Black, so that both sides share one
+/// transformer: `(color == perspective ? 0 : 384) + (role − 1)·64 + (perspective is White ?
+/// sq : sq ^ 56)`.
+#[inline]
+pub fn feature(perspective: Color, color: Color, role: Role, sq: Square) -> usize {
+    let side = if color == perspective { 0 } else { 384 };
+    let sq = if perspective.is_white() {
+        usize::from(sq)
+    } else {
+        usize::from(sq) ^ 56
+    };
+    side + (role as usize - 1) * 64 + sq
+}
+
+/// The same piece's index from the other perspective: the colours swap halves and the board
+/// flips.
+#[inline]
+pub fn other_view(index: usize) -> usize {
+    ((index + 384) % INPUTS) ^ 56
+}
+
+/// The same piece's index on the board mirrored left to right (files a and h swap): the
+/// index's low three bits are the file.
+#[inline]
+pub fn mirrored(index: usize) -> usize {
+    index ^ 7
+}
+
+/// FNV-1a, 64 bits: the net file's checksum (offset basis `0xcbf29ce484222325`, prime
+/// `0x100000001b3`).
+pub fn fnv1a(bytes: &[u8]) -> u64 {
+    let mut h: u64 = 0xcbf2_9ce4_8422_2325;
+    for &b in bytes {
+        h ^= u64::from(b);
+        h = h.wrapping_mul(0x0000_0100_0000_01b3);
+    }
+    h
+}
+
+/// Whether a net may be `hidden` wide: [`HIDDEN_RULE`].
+pub fn check_hidden(hidden: usize) -> Result<(), String> {
+    if hidden == 0 || hidden > MAX_HIDDEN || !hidden.is_multiple_of(HIDDEN_STEP) {
+        return Err(format!("{hidden} neurons: the engine loads {HIDDEN_RULE}"));
+    }
+    Ok(())
+}
+
+/// Why a net of `inputs` → `hidden` is refused, in the same words when it is read and when
+/// it is written.
+fn shape_error(inputs: usize, hidden: usize) -> String {
+    format!(
+        "unsupported net shape {inputs} -> {hidden} (the engine loads {INPUTS} inputs and {HIDDEN_RULE} neurons)"
+    )
+}
+
+/// The file size of a 768 → `hidden` net.
+pub fn file_bytes(hidden: usize) -> usize {
+    HEADER_BYTES + 2 * INPUTS * hidden + 2 * hidden + 4 * hidden + 4
+}
+
+/// The header's u32 fields after the magic, in order from byte 8, for a `hidden`-wide net.
+fn fields(hidden: usize) -> [(&'static str, u32); 7] {
+    [
+        ("version", VERSION),
+        ("inputs", INPUTS as u32),
+        ("hidden", hidden as u32),
+        ("activation", SCRELU),
+        ("QA", QA as u32),
+        ("QB", QB as u32),
+        ("scale", SCALE as u32),
+    ]
+}
+
+/// The header this format writes for a `hidden`-wide net whose payload hashes to `hash`: the
+/// magic, the fields, zeros up to the hash, the hash.
+fn header(hidden: usize, hash: u64) -> [u8; HEADER_BYTES] {
+    let mut out = [0u8; HEADER_BYTES];
+    out[..8].copy_from_slice(MAGIC);
+    for (i, (_, value)) in fields(hidden).into_iter().enumerate() {
+        out[8 + 4 * i..12 + 4 * i].copy_from_slice(&value.to_le_bytes());
+    }
+    out[HASH_AT..].copy_from_slice(&hash.to_le_bytes());
+    out
+}
+
+/// What header byte `at` (before the hash) holds, for errors.
+fn byte_name(at: usize) -> &'static str {
+    match at {
+        0..8 => "magic",
+        _ if at < 8 + 4 * fields(0).len() => fields(0)[(at - 8) / 4].0,
+        _ => "reserved, zero",
+    }
+}
+
+fn u32_at(bytes: &[u8], at: usize) -> u32 {
+    u32::from_le_bytes(bytes[at..at + 4].try_into().expect("four bytes"))
+}
+
+/// The hidden width a net file's header promises, every header byte before the hash checked:
+/// the magic, the version, the shape (768 inputs, [`HIDDEN_RULE`]), the quantisation, then
+/// each byte against the header this format writes (so the reserved bytes must be zero).
+/// `bytes` may be the header alone (a loader reads it first to bound the rest).
+pub fn read_header(bytes: &[u8]) -> Result<usize, String> {
+    if bytes.len() < HEADER_BYTES || &bytes[..8] != MAGIC {
+        return Err("not a Cutoff net file (no CUTOFFNN header)".into());
+    }
+    let field = |at: usize| u32_at(bytes, at);
+    if field(8) != VERSION {
+        return Err(format!(
+            "net file version {} (this build reads {VERSION})",
+            field(8)
+        ));
+    }
+    let hidden = field(16) as usize;
+    if field(12) as usize != INPUTS || check_hidden(hidden).is_err() {
+        return Err(shape_error(field(12) as usize, hidden));
+    }
+    let quantisation = [field(20), field(24), field(28), field(32)];
+    if quantisation != [SCRELU, QA as u32, QB as u32, SCALE as u32] {
+        return Err(format!(
+            "unsupported activation or quantisation {quantisation:?}"
+        ));
+    }
+    let want = header(hidden, 0);
+    if let Some(at) = (0..HASH_AT).find(|&at| bytes[at] != want[at]) {
+        return Err(format!(
+            "header byte {at} ({}) is {}, the format's is {}",
+            byte_name(at),
+            bytes[at],
+            want[at]
+        ));
+    }
+    Ok(hidden)
+}
+
+/// Checks that no sum the engine computes can wrap, for any position of standard chess: each
+/// accumulator (`b1` plus at most 32 feature rows, in i16), each product `c · w2` (in i16) and
+/// each perspective's sum of `c · w2 · c` (in i32). Within these bounds the engine's integer
+/// pass is exact and equals the trainer's reference (`QuantisedNet::evaluate`: i32
+/// accumulators, i64 sum); a net outside them is refused rather than evaluated as garbage.
+pub fn check_range(hidden: usize, w1: &[i16], b1: &[i16], w2: &[i16]) -> Result<(), String> {
+    if let Some((i, &w)) = w2
+        .iter()
+        .enumerate()
+        .find(|(_, &w)| i32::from(w).abs() > MAX_W2)
+    {
+        return Err(format!(
+            "output weight {i} is {w}, outside the +/-{MAX_W2} the engine's 16-bit products allow"
+        ));
+    }
+    let mut column = vec![0i32; INPUTS];
+    for (j, &bias) in b1.iter().enumerate() {
+        for (f, c) in column.iter_mut().enumerate() {
+            *c = i32::from(w1[f * hidden + j]);
+        }
+        column.sort_unstable();
+        let low: i32 = column[..MAX_PIECES].iter().filter(|&&w| w < 0).sum();
+        let high: i32 = column[INPUTS - MAX_PIECES..]
+            .iter()
+            .filter(|&&w| w > 0)
+            .sum();
+        let (low, high) = (i32::from(bias) + low, i32::from(bias) + high);
+        if low < i32::from(i16::MIN) || high > i32::from(i16::MAX) {
+            return Err(format!(
+                "neuron {j}'s accumulator can reach {low}..{high}, outside the engine's 16 bits"
+            ));
+        }
+    }
+    for (half, weights) in w2.chunks(hidden).enumerate() {
+        let bound: i64 = weights
+            .iter()
+            .map(|&w| i64::from(w).abs() * i64::from(QA * QA))
+            .sum();
+        if bound > i64::from(i32::MAX) {
+            return Err(format!(
+                "output half {half} can sum to {bound}, beyond the engine's 32-bit sum"
+            ));
+        }
+    }
+    Ok(())
+}
+
+/// A net's integer weights, borrowed: what [`write()`] takes. The width is `b1.len()`.
+#[derive(Clone, Copy, Debug)]
+pub struct Layers<'a> {
+    /// Feature-major, `768 × N`.
+    pub w1: &'a [i16],
+    pub b1: &'a [i16],
+    /// `2N`, the side to move's half first.
+    pub w2: &'a [i16],
+    pub b2: i32,
+}
+
+impl Layers<'_> {
+    pub fn hidden(&self) -> usize {
+        self.b1.len()
+    }
+
+    /// Everything [`read`] would refuse in a file of these weights: the width, the lengths of
+    /// the layers and the range check.
+    pub fn check(&self) -> Result<(), String> {
+        let hidden = self.hidden();
+        check_hidden(hidden).map_err(|_| shape_error(INPUTS, hidden))?;
+        if self.w1.len() != INPUTS * hidden || self.w2.len() != 2 * hidden {
+            return Err(format!(
+                "layers of {}, {} and {} weights do not make a {INPUTS} -> {hidden} net",
+                self.w1.len(),
+                hidden,
+                self.w2.len()
+            ));
+        }
+        check_range(hidden, self.w1, self.b1, self.w2)
+    }
+
+    /// The payload: `W1`, `b1`, `W2` as i16, `b2` as i32, little-endian.
+    fn payload(&self) -> Vec<u8> {
+        let mut out = Vec::with_capacity(file_bytes(self.hidden()) - HEADER_BYTES);
+        for w in self.w1.iter().chain(self.b1).chain(self.w2) {
+            out.extend_from_slice(&w.to_le_bytes());
+        }
+        out.extend_from_slice(&self.b2.to_le_bytes());
+        out
+    }
+
+    /// The FNV-1a hash of the payload, which names the net.
+    pub fn hash(&self) -> u64 {
+        fnv1a(&self.payload())
+    }
+}
+
+/// The file bytes of `net`, or the reason [`read`] would refuse them (nothing is written).
+pub fn write(net: Layers) -> Result<Vec<u8>, String> {
+    net.check()?;
+    let payload = net.payload();
+    let mut out = Vec::with_capacity(HEADER_BYTES + payload.len());
+    out.extend_from_slice(&header(net.hidden(), fnv1a(&payload)));
+    out.extend_from_slice(&payload);
+    Ok(out)
+}
+
+/// A net's integer weights as [`read`] returns them, with the hash that names it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Weights {
+    pub w1: Vec<i16>,
+    pub b1: Vec<i16>,
+    pub w2: Vec<i16>,
+    pub b2: i32,
+    pub hash: u64,
+}
+
+fn i16s(bytes: &[u8]) -> Vec<i16> {
+    bytes
+        .chunks_exact(2)
+        .map(|c| i16::from_le_bytes([c[0], c[1]]))
+        .collect()
+}
+
+/// Reads a net file, checking everything: the header byte by byte ([`read_header`]), the size,
+/// the hash of the payload, then that the engine's integer arithmetic cannot wrap on it
+/// ([`check_range`]). Any mismatch is an error that says what is wrong.
+pub fn read(bytes: &[u8]) -> Result<Weights, String> {
+    let hidden = read_header(bytes)?;
+    let expected = file_bytes(hidden);
+    if bytes.len() != expected {
+        return Err(format!(
+            "net file of {} bytes, {expected} expected for a {INPUTS} -> {hidden} net (truncated?)",
+            bytes.len()
+        ));
+    }
+    let payload = &bytes[HEADER_BYTES..];
+    let hash = fnv1a(payload);
+    let stored = u64::from_le_bytes(bytes[HASH_AT..HEADER_BYTES].try_into().expect("8 bytes"));
+    if hash != stored {
+        return Err(format!(
+            "net file checksum {stored:016x}, its contents hash to {hash:016x}"
+        ));
+    }
+    let (w1, rest) = payload.split_at(2 * INPUTS * hidden);
+    let (b1, rest) = rest.split_at(2 * hidden);
+    let (w2, b2) = rest.split_at(4 * hidden);
+    let (w1, b1, w2) = (i16s(w1), i16s(b1), i16s(w2));
+    check_range(hidden, &w1, &b1, &w2)?;
+    Ok(Weights {
+        w1,
+        b1,
+        w2,
+        b2: i32::from_le_bytes(b2.try_into().expect("four bytes")),
+        hash,
+    })
+}
+
+impl Weights {
+    pub fn hidden(&self) -> usize {
+        self.b1.len()
+    }
+
+    pub fn layers(&self) -> Layers<'_> {
+        Layers {
+            w1: &self.w1,
+            b1: &self.b1,
+            w2: &self.w2,
+            b2: self.b2,
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn feature_indices_follow_the_spec_for_both_perspectives() {
+        let (white, black) = (Color::White, Color::Black);
+        assert_eq!(feature(white, white, Role::Pawn, Square::E2), 12);
+        assert_eq!(feature(black, white, Role::Pawn, Square::E2), 384 + 52);
+        assert_eq!(
+            feature(white, black, Role::King, Square::E8),
+            384 + 5 * 64 + 60
+        );
+        assert_eq!(feature(black, black, Role::King, Square::E8), 5 * 64 + 4);
+        for perspective in [white, black] {
+            for (color, role) in [(white, Role::Pawn), (black, Role::King)] {
+                for sq in Square::ALL {
+                    let f = feature(perspective, color, role, sq);
+                    assert!(f < INPUTS);
+                    assert_eq!(other_view(f), feature(!perspective, color, role, sq));
+                    assert_eq!(
+                        mirrored(f),
+                        feature(perspective, color, role, sq.flip_horizontal())
+                    );
+                }
+            }
+        }
+    }
+}
