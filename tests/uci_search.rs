@@ -825,8 +825,8 @@ fn aspiration_failures_report_their_bound_on_the_side_that_failed() {
             );
             let before = infos
                 .iter()
-                .filter(|i| i.depth == Some(d - 1) && i.is_exact())
-                .last()
+                .rev()
+                .find(|i| i.depth == Some(d - 1) && i.is_exact())
                 .and_then(cp);
             let (Some(before), Some(bound)) = (before, cp(first_bound)) else {
                 continue;
