@@ -606,5 +606,9 @@ fn syzygy_verify_checks_every_files_checksum_and_names_each_that_fails() {
         text.contains("/no/such/tables: no such file or directory"),
         "{text}"
     );
+    assert!(
+        text.contains("0 files checked, 0 failed, 1 paths not read"),
+        "{text}"
+    );
     let _ = fs::remove_dir_all(&dir);
 }

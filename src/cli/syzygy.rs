@@ -39,13 +39,13 @@ pub fn run(args: Args) -> ExitCode {
 /// Checks every table file of `paths`; a path that cannot be read, or a folder without tables,
 /// is a failure too.
 fn verify(paths: &[PathBuf]) -> ExitCode {
-    let (mut checked, mut failed) = (0usize, 0usize);
+    let (mut checked, mut failed, mut unread) = (0usize, 0usize, 0usize);
     for path in paths {
         let files = match table_files(path) {
             Ok(files) => files,
             Err(e) => {
                 eprintln!("error: {e}");
-                failed += 1;
+                unread += 1;
                 continue;
             }
         };
@@ -60,8 +60,11 @@ fn verify(paths: &[PathBuf]) -> ExitCode {
             }
         }
     }
-    println!("{checked} files checked, {failed} failed");
-    if failed == 0 {
+    match unread {
+        0 => println!("{checked} files checked, {failed} failed"),
+        _ => println!("{checked} files checked, {failed} failed, {unread} paths not read"),
+    }
+    if failed == 0 && unread == 0 {
         ExitCode::SUCCESS
     } else {
         ExitCode::FAILURE
