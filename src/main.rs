@@ -1,7 +1,7 @@
 use std::process::ExitCode;
 
 use clap::{Parser, Subcommand};
-use cutoff::cli::{bench, compare, datagen, epd, explain, perft, train, tree, tune};
+use cutoff::cli::{bench, compare, datagen, epd, explain, perft, syzygy, train, tree, tune};
 use cutoff::uci;
 
 /// Cutoff: a UCI chess engine. With no subcommand it speaks UCI on stdin/stdout.
@@ -46,6 +46,8 @@ enum Command {
     Tune(tune::Args),
     /// Train the learned evaluation (NNUE) on self-play data and write the quantised net.
     Train(train::Args),
+    /// Syzygy tablebase files: `verify` checks each file's embedded checksum.
+    Syzygy(syzygy::Args),
 }
 
 fn main() -> ExitCode {
@@ -68,6 +70,7 @@ fn main() -> ExitCode {
         Some(Command::Datagen(args)) => datagen::run(args),
         Some(Command::Tune(args)) => tune::run(args),
         Some(Command::Train(args)) => train::run(args),
+        Some(Command::Syzygy(args)) => syzygy::run(args),
     }
 }
 

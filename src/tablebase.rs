@@ -4,16 +4,20 @@
 //! with WDL where DTZ is missing).
 //!
 //! Probing is `shakmaty-syzygy`'s, the crate made for shakmaty positions. Tables are added file
-//! by file, each checked first (a regular file, its size, its header) and probed once when
-//! loaded (`load.rs`), so that one bad file loses only itself and is named in the errors; a
-//! table that still fails when read (damage the load-time probes missed) makes that probe
-//! fail, never the engine: a failed probe is "no answer" and the search goes on.
+//! by file, each checked when loaded (`load.rs`: a regular file, its size, its header, then up
+//! to 1 MiB its embedded checksum, `checksum.rs`, and above that a few probes), so that one
+//! bad file loses only itself and is named in the errors; a table that still fails when read
+//! (damage in a large file that the load-time probes missed: `cutoff syzygy verify` finds it)
+//! makes that probe fail, never the engine: a failed probe is "no answer" and the search goes
+//! on.
 
 use std::panic::{catch_unwind, AssertUnwindSafe};
+use std::path::Path;
 
 use shakmaty::{Chess, Move, Position};
 use shakmaty_syzygy::{Dtz, MaybeRounded, Tablebase, Wdl};
 
+mod checksum;
 mod load;
 
 /// The first bytes of every WDL (`.rtbw`) and DTZ (`.rtbz`) table file.
@@ -64,7 +68,7 @@ pub struct Loaded {
     /// Table files added (WDL and DTZ each count).
     pub files: usize,
     /// Materials with a WDL table, which every probe needs (a WDL and DTZ pair counts once,
-    /// as Stockfish's "Found N tablebases" counts).
+    /// as Stockfish's "Found N tablebases" counts; a DTZ file without its WDL is not used).
     pub tables: usize,
     /// Directories named (`<empty>` and empty parts not counted).
     pub directories: usize,
@@ -101,9 +105,16 @@ impl std::fmt::Debug for Tablebases {
 
 impl Tablebases {
     /// The tables of every directory of `path` (`:`-separated; empty or `<empty>`: none),
-    /// each file checked and each table probed once (`tablebase/load.rs`).
+    /// each file checked (its checksum, or for a large one a few probes: `tablebase/load.rs`).
     pub fn load(path: &str) -> (Tablebases, Loaded) {
         load::load(path)
+    }
+
+    /// Checks the embedded checksum of the table file `path` as the generator's `tbcheck`
+    /// does, reading it a chunk at a time (`cutoff syzygy verify`); the error names the path.
+    pub fn verify_checksum(path: &Path) -> Result<(), String> {
+        let (mut file, len) = crate::files::open_regular(path)?;
+        checksum::check_file(&mut file, len).map_err(|why| format!("{}: {why}", path.display()))
     }
 
     /// The most pieces of any table (0 without tables).

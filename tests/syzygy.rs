@@ -222,7 +222,9 @@ fn a_named_pipe_among_the_tables_is_named_and_the_engine_stays_ready() {
 }
 
 /// A WDL table cut to 144 bytes (a size a table can have) used to load with no error and
-/// then answer nothing (`tbhits=0` in KQvK): it is probed when loaded, named and dropped.
+/// then answer nothing (`tbhits=0` in KQvK): it is checked when loaded, named and dropped,
+/// and its whole DTZ partner, useless without it, is named as not used and not counted
+/// (issue 56, item 3: it used to be, `(3 files`).
 #[test]
 fn a_wdl_table_cut_short_is_named_when_loaded_and_dropped() {
     let Some(tables) = tables("a_wdl_table_cut_short_is_named_when_loaded_and_dropped") else {
@@ -233,10 +235,15 @@ fn a_wdl_table_cut_short_is_named_when_loaded_and_dropped() {
     let mut e = Engine::started();
     let lines = set_path(&mut e, dir.to_str().unwrap());
     assert!(names(&lines, "KQvK.rtbw"), "{lines:?}");
+    assert!(
+        lines
+            .iter()
+            .any(|l| is_error_report(l) && l.contains("KQvK.rtbz") && l.contains("its WDL table")),
+        "{lines:?}"
+    );
     assert!(!names(&lines, "KRvK"), "{lines:?}");
-    // KRvK stays, and KQvK's DTZ file (useless without its WDL partner, but not damaged).
     assert_eq!(found(&lines), Some(1), "{lines:?}");
-    assert!(lines.iter().any(|l| l.contains("(3 files")), "{lines:?}");
+    assert!(lines.iter().any(|l| l.contains("(2 files")), "{lines:?}");
     let _ = fs::remove_dir_all(&dir);
 }
 
@@ -482,4 +489,170 @@ fn syzygy_moves_agree_with_python_chess() {
         stdout.contains("checked 1000 positions: 1000 kept the outcome, 0 failed"),
         "{stdout}"
     );
+}
+
+/// The line `info string Found N tablebases (M files, ...)`'s M.
+fn files_found(lines: &[String]) -> Option<usize> {
+    lines.iter().find_map(|l| {
+        let rest = l.strip_prefix("info string Found ")?;
+        rest.split_once('(')?
+            .1
+            .split_whitespace()
+            .next()?
+            .parse()
+            .ok()
+    })
+}
+
+/// Flips `count` bytes of `file` from three quarters of its length on: a damaged body, the
+/// header whole (in `KQvKR.rtbw`, 3,000 bytes there pass the load-time probes: `Found 35`).
+fn flip_body(file: &Path, count: usize) {
+    let mut bytes = fs::read(file).unwrap();
+    let from = bytes.len() * 3 / 4;
+    for b in &mut bytes[from..from + count] {
+        *b ^= 0xff;
+    }
+    fs::write(file, &bytes).unwrap();
+}
+
+/// Issue 56, item 2: `SyzygyPath good:cut` with `cut/KQvK.rtbw` cut to 144 bytes used to name
+/// the cut file and then lose KQvK (`Found 34`, `tbhits 0` in KQ v K) though `good/KQvK.rtbw`
+/// is whole; a DTZ cut to 2,000 bytes in the later folder dropped the good DTZ the same way.
+/// A file refused in a later folder now leaves the good one of an earlier folder in use.
+#[test]
+fn a_table_refused_in_a_later_folder_never_displaces_the_good_one_before_it() {
+    let Some(tables) =
+        tables("a_table_refused_in_a_later_folder_never_displaces_the_good_one_before_it")
+    else {
+        return;
+    };
+    for (name, len) in [("KQvK.rtbw", 144), ("KQvK.rtbz", 2000)] {
+        let cut_dir = fresh_dir(&format!("later-{name}"));
+        fs::copy(tables.join(name), cut_dir.join(name)).unwrap();
+        cut(&cut_dir.join(name), len);
+        let mut e = Engine::started();
+        let path = format!("{}:{}", tables.display(), cut_dir.display());
+        let lines = set_path(&mut e, &path);
+        assert!(
+            names(&lines, &cut_dir.join(name).display().to_string()),
+            "{name}: {lines:?}"
+        );
+        assert_eq!(found(&lines), Some(35), "{name}: {lines:?}");
+        assert_eq!(files_found(&lines), Some(70), "{name}: {lines:?}");
+        assert!(kqvk_tbhits(&mut e) > 0, "{name}");
+        let _ = fs::remove_dir_all(&cut_dir);
+    }
+}
+
+/// Issue 56, item 3: with both KQvK files cut to 16 bytes beside a good KRvK pair, the cut DTZ
+/// was counted (`Found 1 tablebases (3 files)`) and never checked, its WDL partner being
+/// refused. A DTZ table is now counted only beside a WDL table that passed.
+#[test]
+fn a_dtz_table_whose_wdl_partner_is_refused_is_not_counted() {
+    let Some(tables) = tables("a_dtz_table_whose_wdl_partner_is_refused_is_not_counted") else {
+        return;
+    };
+    let dir = dir_with(&tables, "cut-16", &["KQvK", "KRvK"]);
+    cut(&dir.join("KQvK.rtbw"), 16);
+    cut(&dir.join("KQvK.rtbz"), 16);
+    let mut e = Engine::started();
+    let lines = set_path(&mut e, dir.to_str().unwrap());
+    assert!(names(&lines, "KQvK.rtbw"), "{lines:?}");
+    assert!(names(&lines, "KQvK.rtbz"), "{lines:?}");
+    assert_eq!(found(&lines), Some(1), "{lines:?}");
+    assert_eq!(files_found(&lines), Some(2), "{lines:?}");
+    let _ = fs::remove_dir_all(&dir);
+}
+
+/// Issue 56, item 4: `KQvKR.rtbw` with 3,000 bytes flipped in its body loaded (`Found 35
+/// tablebases (70 files`: the probes at load missed it) and answered wrongly (in
+/// `4K3/2R5/8/8/8/4q3/8/7k w`, lost for White, a win by python-chess on the damaged file).
+/// Its embedded checksum no longer matches, so it is refused when loaded, named with the
+/// reason, and its DTZ partner with it.
+#[test]
+fn a_table_with_a_damaged_body_is_refused_by_its_checksum_when_loaded() {
+    let Some(tables) = tables("a_table_with_a_damaged_body_is_refused_by_its_checksum_when_loaded")
+    else {
+        return;
+    };
+    let dir = copy_of(&tables, "flipped");
+    flip_body(&dir.join("KQvKR.rtbw"), 3000);
+    let mut e = Engine::started();
+    let lines = set_path(&mut e, dir.to_str().unwrap());
+    assert!(
+        lines
+            .iter()
+            .any(|l| is_error_report(l) && l.contains("KQvKR.rtbw") && l.contains("checksum")),
+        "{lines:?}"
+    );
+    assert_eq!(found(&lines), Some(34), "{lines:?}");
+    assert_eq!(files_found(&lines), Some(68), "{lines:?}");
+    let _ = fs::remove_dir_all(&dir);
+}
+
+/// `cutoff syzygy verify PATH...` checks every table file's embedded checksum as the
+/// generator's `tbcheck` does: all 70 good files pass (exit 0); in a damaged copy every file
+/// that fails is named with its reason, the good ones pass, and the exit is non-zero.
+#[test]
+fn syzygy_verify_checks_every_files_checksum_and_names_each_that_fails() {
+    let Some(tables) =
+        tables("syzygy_verify_checks_every_files_checksum_and_names_each_that_fails")
+    else {
+        return;
+    };
+    let verify = |paths: &[&Path]| {
+        let out = Command::new(env!("CARGO_BIN_EXE_cutoff"))
+            .args(["syzygy", "verify"])
+            .args(paths)
+            .output()
+            .unwrap();
+        let text = format!(
+            "{}{}",
+            String::from_utf8_lossy(&out.stdout),
+            String::from_utf8_lossy(&out.stderr)
+        );
+        (out.status.code(), text)
+    };
+    let (code, text) = verify(&[&tables]);
+    assert_eq!(code, Some(0), "{text}");
+    assert_eq!(text.matches(": OK").count(), 70, "{text}");
+    assert!(text.contains("70 files checked, 0 failed"), "{text}");
+
+    let dir = copy_of(&tables, "verify");
+    flip_body(&dir.join("KQvKR.rtbw"), 3000);
+    let krvk = dir.join("KRvK.rtbz");
+    let mut bytes = fs::read(&krvk).unwrap();
+    let last = bytes.len() - 1;
+    bytes[last] ^= 1; // the stored checksum itself
+    fs::write(&krvk, &bytes).unwrap();
+    cut(&dir.join("KQvK.rtbw"), 144);
+    cut(&dir.join("KPvK.rtbz"), 1000);
+    let (code, text) = verify(&[&dir, &tables.join("KNvK.rtbw")]);
+    assert_eq!(code, Some(1), "{text}");
+    for name in ["KQvKR.rtbw", "KRvK.rtbz", "KQvK.rtbw"] {
+        assert!(
+            text.lines()
+                .any(|l| l.starts_with("error: ") && l.contains(name) && l.contains("checksum")),
+            "{name}: {text}"
+        );
+    }
+    assert!(
+        text.lines().any(|l| l.starts_with("error: ")
+            && l.contains("KPvK.rtbz")
+            && l.contains("1000 bytes, not the size of a table")),
+        "{text}"
+    );
+    assert!(text.contains("71 files checked, 4 failed"), "{text}");
+    assert_eq!(text.matches(": OK").count(), 67, "{text}");
+    let (code, text) = verify(&[Path::new("/no/such/tables")]);
+    assert_eq!(code, Some(1), "{text}");
+    assert!(
+        text.contains("/no/such/tables: no such file or directory"),
+        "{text}"
+    );
+    assert!(
+        text.contains("0 files checked, 0 failed, 1 paths not read"),
+        "{text}"
+    );
+    let _ = fs::remove_dir_all(&dir);
 }

@@ -2,12 +2,21 @@
 //! itself. shakmaty-syzygy only looks at a file's name and size when it is added and opens it
 //! at its first probe, with a blocking open; so here every table file is first opened without
 //! blocking and its header read (a FIFO named `KQvK.rtbw` is refused instead of hanging the
-//! engine, a zero-filled file with the right magic is refused), and then each table is probed
-//! in a few positions of its material, so that one truncated or damaged past its header is
-//! named and dropped when loaded instead of silently answering nothing in every search after.
+//! engine, a zero-filled file with the right magic is refused), then a small one's embedded
+//! checksum is checked (a damaged body can mislead the search, not only fail it), and each
+//! larger table is probed in a few positions of its material, so that one truncated or damaged
+//! is named and dropped when loaded instead of silently answering nothing, or wrongly, in
+//! every search after. A file whose checksum matched is the generator's, byte for byte, and
+//! is not probed: checking the 70 files of the 3- and 4-piece tables costs less than probing
+//! them did.
+//!
+//! Folders are read in order and a later file of a table replaces an earlier one, as in
+//! shakmaty-syzygy, but only if it passes: a refused file leaves the table of an earlier
+//! folder in use. A DTZ table is used and counted only beside a WDL table that passed (every
+//! probe reads the WDL table first).
 
 use std::collections::hash_map::Entry;
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 use std::fs;
 use std::io::{self, Read};
 use std::panic::{catch_unwind, AssertUnwindSafe};
@@ -19,24 +28,28 @@ use shakmaty::{Bitboard, Board, CastlingMode, Chess, Color, FromSetup, Role, Set
 use shakmaty_syzygy::filesystem::{Filesystem, RandomAccessFile, ReadHint};
 use shakmaty_syzygy::{Material, Metric, ProbeError, Syzygy, SyzygyError, Tablebase};
 
+use super::checksum::{self, CHECKSUM_AT_LOAD};
 use super::{Loaded, Tablebases, DTZ_MAGIC, PATH_SEPARATORS, WDL_MAGIC};
 use crate::files;
 use crate::rng::Rng;
 
-/// Positions probed per side to move when a table is loaded: a table cut to 2,000 of its
-/// 5,392 bytes (KQvK.rtbz) fails most of them, and the 70 files of all 3- and 4-piece tables
-/// still load in some 12 ms.
+/// Positions probed per side to move when a table too large for its checksum to be checked at
+/// load is loaded: a table cut to 2,000 of its 5,392 bytes (KQvK.rtbz) fails most of them.
 const PROBES_PER_SIDE: usize = 8;
 
 /// The seed of the probed positions: the same ones at every load, so a check is repeatable.
 const PROBE_SEED: u64 = 0x5359_5A59_4759;
 
 /// One table file and what its name says it holds.
+#[derive(Clone)]
 struct TableFile {
     path: PathBuf,
     metric: Metric,
     /// The roles of each side, white's first, as the name gives them (`KRPvKB`: KRP and KB).
     sides: [Vec<Role>; 2],
+    /// Whether its embedded checksum was found right when it was loaded: then it is the
+    /// generator's file byte for byte, and is not probed.
+    checksummed: bool,
 }
 
 impl TableFile {
@@ -63,6 +76,7 @@ impl TableFile {
             path: path.to_path_buf(),
             metric,
             sides,
+            checksummed: false,
         })
     }
 
@@ -82,8 +96,8 @@ impl TableFile {
         m == self.material(0) || m == self.material(1)
     }
 
-    /// The table this file is one of: a later file of the same table replaces an earlier one,
-    /// as in shakmaty-syzygy.
+    /// The table this file is one of: a later file of the same table replaces an earlier one
+    /// that passed, as in shakmaty-syzygy, when it passes too.
     fn key(&self) -> (Metric, String) {
         (self.metric, self.material(0).min(self.material(1)))
     }
@@ -145,18 +159,19 @@ pub(super) fn load(path: &str) -> (Tablebases, Loaded) {
         loaded.directories += 1;
         scan_directory(Path::new(dir), &mut found, &mut loaded.errors);
     }
-    let mut latest: Vec<TableFile> = Vec::with_capacity(found.len());
-    let mut index = HashMap::new();
+    // Each table's files in the order of the path: the last one that passes is used.
+    let mut candidates: Vec<Vec<TableFile>> = Vec::with_capacity(found.len());
+    let mut index: HashMap<(Metric, String), usize> = HashMap::new();
     for file in found {
         match index.entry(file.key()) {
-            Entry::Occupied(i) => latest[*i.get()] = file,
+            Entry::Occupied(i) => candidates[*i.get()].push(file),
             Entry::Vacant(slot) => {
-                slot.insert(latest.len());
-                latest.push(file);
+                slot.insert(candidates.len());
+                candidates.push(vec![file]);
             }
         }
     }
-    let tb = verified(latest, &mut loaded.errors);
+    let tb = verified(candidates, &mut loaded.errors);
     loaded.files = tb.wdl.len() + tb.dtz.len();
     loaded.tables = tb.wdl.len();
     (tb, loaded)
@@ -178,9 +193,12 @@ fn scan_directory(dir: &Path, found: &mut Vec<TableFile>, errors: &mut Vec<Strin
     let mut paths: Vec<PathBuf> = entries.filter_map(|e| Some(e.ok()?.path())).collect();
     paths.sort();
     let before = found.len();
-    for file in paths.iter().filter_map(|p| TableFile::named(p)) {
+    for mut file in paths.iter().filter_map(|p| TableFile::named(p)) {
         match check_file(&file) {
-            Ok(()) => found.push(file),
+            Ok(checksummed) => {
+                file.checksummed = checksummed;
+                found.push(file);
+            }
             Err(e) => errors.push(e),
         }
     }
@@ -194,8 +212,10 @@ fn scan_directory(dir: &Path, found: &mut Vec<TableFile>, errors: &mut Vec<Strin
 
 /// Checks, without ever blocking and before the prober opens it, that `file` is a regular
 /// file of a size a table can have (64n + 16 bytes, shakmaty-syzygy's rule) whose header has
-/// the right magic bytes, layout and pieces.
-fn check_file(file: &TableFile) -> Result<(), String> {
+/// the right magic bytes, layout and pieces, and, up to [`CHECKSUM_AT_LOAD`] bytes, whose
+/// embedded checksum matches (larger files: `cutoff syzygy verify`). Whether the checksum was
+/// checked.
+fn check_file(file: &TableFile) -> Result<bool, String> {
     let named = |why: String| format!("{}: {why}", file.path.display());
     let (f, len) = files::open_regular(&file.path)?;
     if len % 64 != 16 {
@@ -203,8 +223,10 @@ fn check_file(file: &TableFile) -> Result<(), String> {
             "{len} bytes, not the size of a table (truncated or damaged?)"
         )));
     }
-    let mut head = Vec::with_capacity(16);
-    f.take(16)
+    let whole = len <= CHECKSUM_AT_LOAD;
+    let wanted = if whole { len } else { 16 };
+    let mut head = Vec::with_capacity(wanted as usize);
+    f.take(wanted)
         .read_to_end(&mut head)
         .map_err(|e| named(files::reason(&e)))?;
     let magic = match file.metric {
@@ -220,26 +242,83 @@ fn check_file(file: &TableFile) -> Result<(), String> {
             file.material(0)
         )));
     }
-    Ok(())
+    if whole {
+        checksum::check_bytes(&head).map_err(named)?;
+    }
+    Ok(whole)
 }
 
-/// The tables of `table_files`, each probed in a few positions of its material; one whose
-/// probe fails is named in `errors` and left out (its partner of the other metric may stay).
-fn verified(table_files: Vec<TableFile>, errors: &mut Vec<String>) -> Tablebases {
-    let (tb, added) = Tablebases::with_files(table_files, errors);
-    let mut good = Vec::with_capacity(added.len());
-    for file in added {
-        match tb.probe_check(&file) {
-            Ok(()) => good.push(file),
-            Err(why) => errors.push(format!("{}: {why}; not used", file.path.display())),
+/// The tables of `candidates` (each table's files in the order of the path), the last file
+/// of each probed in a few positions of its material unless its checksum was checked. One
+/// whose probe fails is named in `errors` and left out, and the table's previous file, if
+/// any, is tried in its place; then a DTZ table whose WDL partner did not pass is named and
+/// left out too.
+fn verified(mut candidates: Vec<Vec<TableFile>>, errors: &mut Vec<String>) -> Tablebases {
+    let mut good: Vec<TableFile> = Vec::with_capacity(candidates.len());
+    // The tables last built, while they hold exactly `good`.
+    let mut tb = None;
+    loop {
+        let mut trying = HashMap::new();
+        let mut files = Vec::new();
+        for (i, table) in candidates.iter_mut().enumerate() {
+            if let Some(file) = table.pop() {
+                trying.insert(file.key(), i);
+                files.push(file);
+            }
         }
+        if trying.is_empty() {
+            break;
+        }
+        files.splice(0..0, std::mem::take(&mut good));
+        let (built, added) = Tablebases::with_files(files, errors);
+        let mut all_passed = true;
+        for file in added {
+            let Some(&i) = trying.get(&file.key()) else {
+                good.push(file);
+                continue;
+            };
+            let checked = if file.checksummed {
+                Ok(())
+            } else {
+                built.probe_check(&file)
+            };
+            match checked {
+                Ok(()) => {
+                    candidates[i].clear();
+                    good.push(file);
+                }
+                Err(why) => {
+                    all_passed = false;
+                    errors.push(format!("{}: {why}; not used", file.path.display()));
+                }
+            }
+        }
+        tb = all_passed.then_some(built);
     }
-    if good.len() == tb.wdl.len() + tb.dtz.len() {
-        return tb;
+    let wdl: HashSet<String> = good
+        .iter()
+        .filter(|f| f.metric == Metric::Wdl)
+        .map(|f| f.key().1)
+        .collect();
+    let before = good.len();
+    good.retain(|f| {
+        let partnered = f.metric == Metric::Wdl || wdl.contains(&f.key().1);
+        if !partnered {
+            errors.push(format!(
+                "{}: not used: its WDL table ({}.rtbw) is missing or refused, and every probe \
+                 reads the WDL table first",
+                f.path.display(),
+                f.material(0)
+            ));
+        }
+        partnered
+    });
+    match tb {
+        Some(tb) if good.len() == before => tb,
+        // A table that failed cannot be taken out of a `Tablebase`: the good ones are added
+        // anew (which only notes their paths; they are opened again at their first probe).
+        _ => Tablebases::with_files(good, errors).0,
     }
-    // A table that failed cannot be taken out of a `Tablebase`: the good ones are added anew
-    // (which only notes their paths; they are opened again at their first probe).
-    Tablebases::with_files(good, errors).0
 }
 
 impl Tablebases {
@@ -381,10 +460,10 @@ const MAX_HEAD: u64 = 1 << 20;
 
 /// An open table file, read at offsets. The prober reads a table's header (only when it opens
 /// the table) a few bytes at a time, some 1,400 reads for a 4-piece table, a system call
-/// each; so header reads are served from the file's first bytes read ahead, which makes
-/// loading (which opens every table to probe it) about ten times faster (140 ms to 12 ms for
-/// the 3- and 4-piece tables). Those bytes are dropped at the first other read, when the
-/// table is open and probed.
+/// each; so header reads are served from the file's first bytes read ahead, which made
+/// loading when it opened every table to probe it about ten times faster (140 ms to 12 ms for
+/// the 3- and 4-piece tables), and so opening a table at a search's first probe of it. Those
+/// bytes are dropped at the first other read, when the table is open and probed.
 struct TableData {
     file: fs::File,
     /// The file's first bytes, as far as the header reads went (rounded up).
