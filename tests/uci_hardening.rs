@@ -203,3 +203,77 @@ fn a_line_longer_than_the_input_limit_is_ignored_with_an_error_and_the_position_
     let r = e.search("position startpos", "go depth 2", SEARCH_TIMEOUT);
     check_search(&pos_from_fen(STARTPOS), &r, CastlingMode::Standard);
 }
+
+/// The FEN `d` shows.
+fn shown_fen(e: &mut Engine) -> String {
+    e.send("d");
+    let line = e.expect_line("Fen:", SYNC_TIMEOUT, |l| l.starts_with("Fen: "));
+    line["Fen: ".len()..].to_string()
+}
+
+/// A move counter beyond `u32` was read as 4294967295 without a word; docs/reliability.md
+/// lists such FENs as refused. The largest counters still read.
+#[test]
+fn fen_counters_beyond_their_range_are_refused_and_the_position_kept() {
+    let mut e = Engine::started();
+    let board = "rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq -";
+    e.send(&format!("position fen {board} 4294967295 4294967295"));
+    assert_eq!(shown_fen(&mut e), format!("{board} 4294967295 4294967295"));
+    for (counters, reason) in [
+        (
+            "0 99999999999999999999",
+            "fullmove number 99999999999999999999 is beyond 4294967295",
+        ),
+        (
+            "4294967296 1",
+            "halfmove clock 4294967296 is beyond 4294967295",
+        ),
+    ] {
+        e.send(&format!("position fen {board} {counters}"));
+        let lines = e.sync();
+        assert!(
+            lines.iter().any(|l| is_error_report(l)
+                && l.contains(reason)
+                && l.contains("position unchanged")),
+            "{counters}: {lines:?}"
+        );
+        assert_eq!(shown_fen(&mut e), format!("{board} 4294967295 4294967295"));
+    }
+}
+
+/// `setoption` values were rebuilt from their words, one space between: a net whose path holds
+/// two spaces and a tab could not be loaded, and the error named a path that does not exist.
+/// The value is now the text after the space following `value`, trailing spaces dropped.
+#[test]
+fn setoption_values_keep_repeated_spaces_and_tabs_so_such_a_path_loads() {
+    let dir = std::env::temp_dir().join(format!("cutoff-values-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let net = dir.join("a  net\twith spaces.nnue");
+    std::fs::copy(
+        concat!(env!("CARGO_MANIFEST_DIR"), "/nets/cutoff-128-e10.nnue"),
+        &net,
+    )
+    .unwrap();
+    let path = net.to_str().unwrap();
+    let mut e = Engine::started();
+    // GUIs may end the line with spaces; they are not part of the path.
+    e.send(&format!("setoption name EvalFile value {path}  "));
+    let lines = e.sync();
+    assert!(
+        lines
+            .iter()
+            .any(|l| l.starts_with("info string EvalFile: loaded")
+                && l.ends_with(&format!("from {path}"))),
+        "{lines:?}"
+    );
+    let missing = format!("{}/no  such\tnet.nnue", dir.display());
+    e.send(&format!("setoption name EvalFile value {missing}"));
+    let lines = e.sync();
+    assert!(
+        lines
+            .iter()
+            .any(|l| is_error_report(l) && l.contains(&format!("{missing}: no such file"))),
+        "{lines:?}"
+    );
+    std::fs::remove_dir_all(&dir).unwrap();
+}
