@@ -520,6 +520,9 @@ impl SearchTask {
         };
         let outcome = searcher.search(&game, &limits, &control, &mut reporter);
         searching.store(false, Ordering::SeqCst);
+        for failure in &outcome.stats.helper_failures {
+            send_error(&format!("{failure}; the move is the main thread's"));
+        }
         send(&format!(
             "info string {}",
             outcome.stats.summary(outcome.elapsed)
