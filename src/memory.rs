@@ -85,7 +85,10 @@ fn address_space_limit() -> Option<u64> {
     // SAFETY: `getrlimit` only writes the limit into the `rlimit` it is given, which is a live,
     // properly aligned local of exactly the type it expects; it keeps no pointer to it.
     let got = unsafe { libc::getrlimit(libc::RLIMIT_AS, &mut limit) };
-    (got == 0 && limit.rlim_cur != libc::RLIM_INFINITY).then_some(limit.rlim_cur as u64)
+    // `rlim_t` is `u64` here, narrower on some 32-bit targets.
+    #[allow(clippy::unnecessary_cast)]
+    let bytes = limit.rlim_cur as u64;
+    (got == 0 && limit.rlim_cur != libc::RLIM_INFINITY).then_some(bytes)
 }
 
 #[cfg(not(unix))]
@@ -96,6 +99,10 @@ fn address_space_limit() -> Option<u64> {
 /// Whether `bytes` more may be mapped, `freeing` first, with room kept for one search thread
 /// beside them. The error names the limit and how much it leaves.
 fn check_address_space(what: &str, bytes: u64, freeing: u64) -> Result<(), String> {
+    // A smaller table (or fewer threads) never needs more room than the one it replaces.
+    if bytes <= freeing {
+        return Ok(());
+    }
     let Some(left) = address_space_left() else {
         return Ok(());
     };
