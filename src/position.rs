@@ -36,6 +36,7 @@ pub enum FenPolicy {
 /// mode. The error names the text and says what is wrong with it.
 pub fn read_fen(text: &str, mode: CastlingMode, policy: FenPolicy) -> Result<Chess, String> {
     let text = text.trim();
+    check_counters(text)?;
     let fen: Fen = text.parse().map_err(|e| format!("bad FEN '{text}': {e}"))?;
     let pos = fen
         .into_position(mode)
@@ -54,6 +55,31 @@ pub fn read_fen(text: &str, mode: CastlingMode, policy: FenPolicy) -> Result<Che
             .unwrap_or(&message);
         format!("illegal position '{text}': {reasons}")
     })
+}
+
+/// Refuses a halfmove clock or fullmove number beyond `u32`, which shakmaty would read as
+/// 4294967295 without a word: a number that large is no count of moves but a damaged field.
+/// The fields are found as shakmaty finds them (split at spaces and underscores, after the
+/// board, side, castling and en-passant fields, a three-check field such as `3+3` skipped);
+/// anything but digits there is left to shakmaty's own error.
+fn check_counters(text: &str) -> Result<(), String> {
+    let counters = text
+        .split([' ', '_'])
+        .filter(|field| !field.is_empty())
+        .skip(4)
+        .filter(|field| !field.contains('+'));
+    for (name, field) in ["halfmove clock", "fullmove number"]
+        .into_iter()
+        .zip(counters)
+    {
+        if field.bytes().all(|b| b.is_ascii_digit()) && field.parse::<u32>().is_err() {
+            return Err(format!(
+                "bad FEN '{text}': {name} {field} is beyond {}",
+                u32::MAX
+            ));
+        }
+    }
+    Ok(())
 }
 
 /// Zobrist key of a position, as the transposition table and repetition detection use it.
@@ -765,6 +791,43 @@ mod tests {
         assert!(Game::from_fen("8/8/8/8/8/8/8/4K3 w - - 0 1", CastlingMode::Standard).is_err());
         assert!(Game::from_fen("rnbqkbnr/pppppppp/8/8", CastlingMode::Standard).is_err());
         assert!(Game::from_fen("garbage", CastlingMode::Standard).is_err());
+    }
+
+    #[test]
+    fn fen_counters_beyond_u32_are_refused_and_the_largest_accepted() {
+        let board = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq -";
+        for policy in [FenPolicy::Strict, FenPolicy::Lenient] {
+            let read = |counters: &str| {
+                read_fen(
+                    &format!("{board} {counters}"),
+                    CastlingMode::Standard,
+                    policy,
+                )
+            };
+            let pos = read("4294967295 4294967295").unwrap();
+            assert_eq!(
+                (pos.halfmoves(), pos.fullmoves().get()),
+                (u32::MAX, u32::MAX)
+            );
+            let err = read("0 99999999999999999999").unwrap_err();
+            assert!(
+                err.contains("fullmove number 99999999999999999999 is beyond 4294967295"),
+                "{err}"
+            );
+            let err = read("4294967296 1").unwrap_err();
+            assert!(
+                err.contains("halfmove clock 4294967296 is beyond 4294967295"),
+                "{err}"
+            );
+            // Underscores separate fields as spaces do, in shakmaty and here.
+            let err = read_fen(
+                &format!("{board}_0_4294967296"),
+                CastlingMode::Standard,
+                policy,
+            )
+            .unwrap_err();
+            assert!(err.contains("fullmove number 4294967296"), "{err}");
+        }
     }
 
     #[test]

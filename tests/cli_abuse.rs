@@ -320,6 +320,38 @@ fn perft_refuses_absurd_depths_hash_sizes_and_thread_counts() {
     assert_refused(&r, "perft with the side not to move in check", "illegal");
 }
 
+/// The FEN reader serves `perft --fen`, suites, datagen books and tuning data alike: a move
+/// counter beyond `u32` was read as 4294967295 without a word, and is now refused, naming it.
+#[test]
+fn perft_refuses_fen_counters_beyond_their_range_and_counts_at_the_largest() {
+    let board = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq -";
+    let r = run(&[
+        "perft",
+        "1",
+        "--fen",
+        &format!("{board} 0 99999999999999999999"),
+    ]);
+    assert_refused(
+        &r,
+        "perft with a fullmove number beyond u32",
+        "fullmove number 99999999999999999999 is beyond 4294967295",
+    );
+    let r = run(&["perft", "1", "--fen", &format!("{board} 4294967296 1")]);
+    assert_refused(
+        &r,
+        "perft with a halfmove clock beyond u32",
+        "halfmove clock 4294967296 is beyond 4294967295",
+    );
+    let r = run(&[
+        "perft",
+        "1",
+        "--fen",
+        &format!("{board} 4294967295 4294967295"),
+    ]);
+    assert_no_crash(&r, "perft at the largest counters");
+    assert!(r.stdout.contains("Nodes searched: 20"), "{}", r.stdout);
+}
+
 #[test]
 fn perft_at_the_documented_bounds_still_counts() {
     let r = run(&["perft", "3", "--hash", "1", "--threads", "2"]);

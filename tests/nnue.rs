@@ -60,7 +60,9 @@ fn incremental_values_equal_fresh_ones_over_the_perft_suite() {
 }
 
 /// Searches of the bench positions with the net and every evaluation checked against one from
-/// scratch (the evaluator panics on a difference), on one thread and on two.
+/// scratch (the evaluator panics on a difference), on one thread and on two: a helper's panic
+/// is caught so that the search still answers, and comes back in the outcome's
+/// `helper_failures`, which must be empty.
 #[test]
 fn incremental_values_equal_fresh_ones_in_bench_searches() {
     let net = Arc::new(random_network(32, 12));
@@ -77,6 +79,12 @@ fn incremental_values_equal_fresh_ones_in_bench_searches() {
             let game = Game::new(pos, CastlingMode::Standard);
             let out = searcher.run(&game, &Limits::depth(5));
             assert!(out.best_move.is_some() || game.root.legal_moves().is_empty());
+            assert!(
+                out.stats.helper_failures.is_empty(),
+                "{threads} threads, {}: {:?}",
+                game.fen(),
+                out.stats.helper_failures
+            );
         }
     }
 }

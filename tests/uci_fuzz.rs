@@ -102,6 +102,8 @@ fn make_fixtures() -> Fixtures {
     let w2: Vec<i16> = (0..2 * h).map(|_| draw(120)).collect();
     let good = Network::from_weights(w1, b1, w2, 100).to_bytes();
     fs::write(at("good.nnue"), &good).unwrap();
+    // A good net whose name holds two spaces and a tab: `setoption` must keep them.
+    fs::write(at("good  spaced\tnet.nnue"), &good).unwrap();
     fs::write(at("truncated.nnue"), &good[..good.len() / 3]).unwrap();
     let mut extreme = good.clone();
     let w2_at = 64 + 2 * (INPUTS * h + h);
@@ -158,7 +160,7 @@ fn make_fixtures() -> Fixtures {
         bad_tables.push(at("tb-pipe"));
     }
     Fixtures {
-        good_nets: vec![at("good.nnue")],
+        good_nets: vec![at("good.nnue"), at("good  spaced\tnet.nnue")],
         bad_nets,
         good_tables,
         bad_tables,
@@ -834,6 +836,19 @@ fn stream() -> impl Strategy<Value = Stream> {
 /// en-passant square are dropped, a check no game can reach is accepted; an impossible
 /// position is an error.
 fn oracle_fen(text: &str, mode: CastlingMode) -> Result<Chess, String> {
+    // A move counter beyond `u32` is refused (shakmaty alone reads it as 4294967295). The
+    // counters are the fields after the fourth (shakmaty splits at spaces and underscores),
+    // a three-check field such as `3+3` not counted.
+    let beyond_u32 = text
+        .split([' ', '_'])
+        .filter(|f| !f.is_empty())
+        .skip(4)
+        .filter(|f| !f.contains('+'))
+        .take(2)
+        .any(|f| f.chars().all(|c| c.is_ascii_digit()) && f.parse::<u32>().is_err());
+    if beyond_u32 {
+        return Err("a move counter beyond u32".into());
+    }
     let fen: Fen = text.trim().parse().map_err(|e| format!("{e}"))?;
     fen.into_position(mode)
         .or_else(PositionError::ignore_impossible_check)
@@ -951,7 +966,25 @@ enum OptionChange {
     Other,
 }
 
-fn oracle_setoption(words: &[&str]) -> Result<OptionChange, String> {
+/// The value of a `setoption` line: the text after the one character (a space or a tab) that
+/// follows the first word `value`, as typed, trailing white space dropped; `None` without one.
+fn setoption_value(text: &str) -> Option<String> {
+    let mut at = 0;
+    let mut words = Vec::new();
+    for word in text.split(char::is_whitespace) {
+        if !word.is_empty() {
+            words.push((word, at + word.len()));
+        }
+        at += word.len();
+        at += text[at..].chars().next().map_or(0, char::len_utf8);
+    }
+    let (_, end) = words.iter().skip(2).find(|(w, _)| *w == "value")?;
+    let mut rest = text[*end..].chars();
+    rest.next();
+    Some(rest.as_str().trim_end().to_string())
+}
+
+fn oracle_setoption(words: &[&str], text: &str) -> Result<OptionChange, String> {
     if words.first() != Some(&"name") {
         return Err("no name".into());
     }
@@ -960,7 +993,7 @@ fn oracle_setoption(words: &[&str]) -> Result<OptionChange, String> {
     if name.is_empty() {
         return Err("empty name".into());
     }
-    let value = value_at.map(|i| words[i + 1..].join(" "));
+    let value = value_at.and_then(|_| setoption_value(text));
     let spin = |min: u64, max: u64| -> Result<OptionChange, String> {
         match value.as_deref().map(|v| v.trim().parse::<u64>()) {
             Some(Ok(n)) if (min..=max).contains(&n) => Ok(OptionChange::Other),
@@ -986,7 +1019,11 @@ fn oracle_setoption(words: &[&str]) -> Result<OptionChange, String> {
         "uci_elo" => spin(1320, 2700),
         "syzygyprobedepth" => spin(1, 100),
         "syzygyprobelimit" => spin(0, 7),
-        "evaluation" => match value.as_deref().map(str::to_ascii_lowercase).as_deref() {
+        "evaluation" => match value
+            .as_deref()
+            .map(|v| v.trim().to_ascii_lowercase())
+            .as_deref()
+        {
             Some("net" | "classical") => Ok(OptionChange::Other),
             _ => Err("bad combo".into()),
         },
@@ -999,7 +1036,8 @@ fn oracle_setoption(words: &[&str]) -> Result<OptionChange, String> {
 
 fn file_option(value: Option<&str>, good: &[String]) -> Result<OptionChange, String> {
     match value {
-        None | Some("<empty>") => Ok(OptionChange::Other),
+        None => Ok(OptionChange::Other),
+        Some(v) if v.trim_start() == "<empty>" => Ok(OptionChange::Other),
         Some(v) if good.iter().any(|g| g == v) => Ok(OptionChange::Other),
         Some(v) => Err(format!("{v} is no good file")),
     }
@@ -1038,7 +1076,7 @@ fn classify(text: &str, chess960: bool) -> Expect {
             Ok(kind) => Expect::Go(kind),
             Err(_) => Expect::Refused,
         },
-        "setoption" => match oracle_setoption(rest) {
+        "setoption" => match oracle_setoption(rest, text) {
             Ok(change) => Expect::SetOption(change),
             Err(_) => Expect::Refused,
         },
@@ -1425,6 +1463,7 @@ fn seen_file_option(text: &str, seen: &mut std::collections::BTreeSet<&'static s
     ) {
         (true, _) if refused && text.contains("/dev/zero") => "EvalFile /dev/zero",
         (true, _) if refused && text.contains("pipe") => "EvalFile pipe",
+        (true, _) if !refused && text.contains("  spaced\t") => "EvalFile spaced path",
         (true, _) if !refused => "EvalFile good",
         (_, true) if refused && text.contains("tb-pipe") => "SyzygyPath pipe",
         (_, true) if refused && text.contains("tb-empty") => "SyzygyPath empty folder",
@@ -1521,6 +1560,7 @@ fn the_generators_produce_the_abuse_they_promise() {
         "EvalFile /dev/zero",
         "EvalFile pipe",
         "EvalFile good",
+        "EvalFile spaced path",
         "SyzygyPath pipe",
         "SyzygyPath empty folder",
         "SyzygyPath good",

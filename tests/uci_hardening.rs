@@ -1,6 +1,7 @@
 //! Faults the hardening work found in the UCI loop, each pinned by the behaviour it broke:
 //! a `Hash` the machine cannot give, a closed stdout, an enormous `go mate`, an absurd
-//! `go perft`.
+//! `go perft`; a search thread that cannot start, `Hash` and `Threads` beyond an address-space
+//! limit, FEN counters beyond `u32`, `setoption` values with repeated spaces.
 
 mod common;
 
@@ -202,4 +203,183 @@ fn a_line_longer_than_the_input_limit_is_ignored_with_an_error_and_the_position_
     // The next line is read as a line of its own.
     let r = e.search("position startpos", "go depth 2", SEARCH_TIMEOUT);
     check_search(&pos_from_fen(STARTPOS), &r, CastlingMode::Standard);
+}
+
+/// Bytes in a mebibyte.
+const MIB: u64 = 1 << 20;
+
+/// The FEN `d` shows.
+fn shown_fen(e: &mut Engine) -> String {
+    e.send("d");
+    let line = e.expect_line("Fen:", SYNC_TIMEOUT, |l| l.starts_with("Fen: "));
+    line["Fen: ".len()..].to_string()
+}
+
+/// The engine under a 72 MiB address-space limit starts (it maps about 27 MB) but has no room
+/// for the 64 MiB stack of a search thread: every `go`, even one that only `stop` ends, is still
+/// answered with a legal move, and the reason is said. Before, no `bestmove` ever came.
+#[cfg(unix)]
+#[test]
+fn a_go_whose_search_thread_cannot_start_is_answered_with_a_legal_move_and_the_reason() {
+    let mut e = Engine::with_memory_limit(72 * MIB);
+    e.handshake();
+    e.sync();
+    for (position, go) in [
+        ("position startpos", "go infinite"),
+        (
+            "position startpos moves e2e4 c7c5",
+            "go ponder wtime 1000 btime 1000",
+        ),
+        (
+            "position startpos moves e2e4",
+            "go depth 30 searchmoves c7c5 e7e5",
+        ),
+    ] {
+        e.send(position);
+        let r = e.go(go, SEARCH_TIMEOUT);
+        let error = r.lines.iter().find(|l| is_error_report(l));
+        assert!(
+            error.is_some_and(|l| l.contains("cannot start the search thread")),
+            "{go}: {:?}",
+            r.lines
+        );
+        let fen = shown_fen(&mut e);
+        check_search(&pos_from_fen(&fen), &r, CastlingMode::Standard);
+        if go.contains("searchmoves") {
+            assert!(["c7c5", "e7e5"].contains(&r.bestmove.as_str()), "{}", r.raw);
+        }
+        // Answered once: `stop` finds nothing to answer.
+        e.send("stop");
+        let lines = e.sync();
+        assert!(!lines.iter().any(|l| is_bestmove(l)), "{lines:?}");
+    }
+}
+
+/// Under a 256 MiB address-space limit a 200 MB table would fit (and was accepted, free memory
+/// being gigabytes), leaving no room for the search thread: every `go` then went unanswered.
+/// It is refused with the limit named, the old table kept, and the next `go` answered.
+#[cfg(target_os = "linux")]
+#[test]
+fn a_hash_that_leaves_no_address_space_for_the_search_thread_is_refused_and_go_answered() {
+    let mut e = Engine::with_memory_limit(256 * MIB);
+    e.handshake();
+    e.sync();
+    e.send("setoption name Hash value 200");
+    let lines = e.sync();
+    let error = lines.iter().find(|l| is_error_report(l));
+    assert!(
+        error.is_some_and(
+            |l| l.contains("address-space limit") && l.contains("keeping the 16 MB table")
+        ),
+        "{lines:?}"
+    );
+    let r = e.search("position startpos", "go depth 3", SEARCH_TIMEOUT);
+    assert!(!r.lines.iter().any(|l| is_error_report(l)), "{:?}", r.lines);
+    check_search(&pos_from_fen(STARTPOS), &r, CastlingMode::Standard);
+    // A table that leaves room is still granted.
+    e.send("setoption name Hash value 32");
+    let lines = e.sync();
+    assert!(!lines.iter().any(|l| is_error_report(l)), "{lines:?}");
+}
+
+/// Under the issue's `ulimit -v 4000000` (kB), `Threads 45` was accepted: the 44 helpers'
+/// stacks fit, their allocator arenas then took the rest (or were shared), and every `go`
+/// after it went unanswered (`cannot start the search thread`), or a helper's allocation
+/// aborted the engine. It is refused with the limit named, the search runs on the threads
+/// kept, and two threads, which fit, are started.
+#[cfg(target_os = "linux")]
+#[test]
+fn threads_beyond_the_address_space_limit_are_refused_and_the_search_runs_on_those_kept() {
+    let mut e = Engine::with_memory_limit(4_000_000 * 1024);
+    e.handshake();
+    e.sync();
+    e.send("setoption name Threads value 45");
+    let lines = e.sync();
+    let error = lines.iter().find(|l| is_error_report(l));
+    assert!(
+        error.is_some_and(|l| l.contains("address-space limit")
+            && l.contains("Threads stays at 1: searches run on 1 thread")),
+        "{lines:?}"
+    );
+    let r = e.search("position startpos", "go depth 4", SEARCH_TIMEOUT);
+    assert!(!r.lines.iter().any(|l| is_error_report(l)), "{:?}", r.lines);
+    check_search(&pos_from_fen(STARTPOS), &r, CastlingMode::Standard);
+    e.send("setoption name Threads value 2");
+    let lines = e.sync();
+    assert!(!lines.iter().any(|l| is_error_report(l)), "{lines:?}");
+    let r = e.search("position startpos", "go depth 4", SEARCH_TIMEOUT);
+    // With a helper, the summary gives the main thread's share.
+    assert!(
+        r.lines.iter().any(|l| l.contains("mainthreadnodes=")),
+        "{:?}",
+        r.lines
+    );
+    check_search(&pos_from_fen(STARTPOS), &r, CastlingMode::Standard);
+}
+
+/// A move counter beyond `u32` was read as 4294967295 without a word; docs/reliability.md
+/// lists such FENs as refused. The largest counters still read.
+#[test]
+fn fen_counters_beyond_their_range_are_refused_and_the_position_kept() {
+    let mut e = Engine::started();
+    let board = "rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq -";
+    e.send(&format!("position fen {board} 4294967295 4294967295"));
+    assert_eq!(shown_fen(&mut e), format!("{board} 4294967295 4294967295"));
+    for (counters, reason) in [
+        (
+            "0 99999999999999999999",
+            "fullmove number 99999999999999999999 is beyond 4294967295",
+        ),
+        (
+            "4294967296 1",
+            "halfmove clock 4294967296 is beyond 4294967295",
+        ),
+    ] {
+        e.send(&format!("position fen {board} {counters}"));
+        let lines = e.sync();
+        assert!(
+            lines.iter().any(|l| is_error_report(l)
+                && l.contains(reason)
+                && l.contains("position unchanged")),
+            "{counters}: {lines:?}"
+        );
+        assert_eq!(shown_fen(&mut e), format!("{board} 4294967295 4294967295"));
+    }
+}
+
+/// `setoption` values were rebuilt from their words, one space between: a net whose path holds
+/// two spaces and a tab could not be loaded, and the error named a path that does not exist.
+/// The value is now the text after the space following `value`, trailing spaces dropped.
+#[test]
+fn setoption_values_keep_repeated_spaces_and_tabs_so_such_a_path_loads() {
+    let dir = std::env::temp_dir().join(format!("cutoff-values-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let net = dir.join("a  net\twith spaces.nnue");
+    std::fs::copy(
+        concat!(env!("CARGO_MANIFEST_DIR"), "/nets/cutoff-128-e10.nnue"),
+        &net,
+    )
+    .unwrap();
+    let path = net.to_str().unwrap();
+    let mut e = Engine::started();
+    // GUIs may end the line with spaces; they are not part of the path.
+    e.send(&format!("setoption name EvalFile value {path}  "));
+    let lines = e.sync();
+    assert!(
+        lines
+            .iter()
+            .any(|l| l.starts_with("info string EvalFile: loaded")
+                && l.ends_with(&format!("from {path}"))),
+        "{lines:?}"
+    );
+    let missing = format!("{}/no  such\tnet.nnue", dir.display());
+    e.send(&format!("setoption name EvalFile value {missing}"));
+    let lines = e.sync();
+    assert!(
+        lines
+            .iter()
+            .any(|l| is_error_report(l) && l.contains(&format!("{missing}: no such file"))),
+        "{lines:?}"
+    );
+    std::fs::remove_dir_all(&dir).unwrap();
 }

@@ -27,6 +27,10 @@ pub struct Stats {
     /// With helper threads: the main thread's own share of `nodes` (the rest is the helpers'),
     /// shown so that the total can be checked to include the helpers.
     pub main_thread_nodes: Option<u64>,
+    /// Why helper threads failed (a panic's message, one entry each): their search is lost,
+    /// the main thread's move still stands, and the callers say so (the UCI loop with an
+    /// `info string error`, tests by failing).
+    pub helper_failures: Vec<String>,
 }
 
 fn percent(part: u64, whole: u64) -> f64 {
@@ -56,6 +60,8 @@ impl Stats {
         self.beta_cutoffs += other.beta_cutoffs;
         self.first_move_cutoffs += other.first_move_cutoffs;
         self.tb_hits += other.tb_hits;
+        self.helper_failures
+            .extend(other.helper_failures.iter().cloned());
     }
 
     /// Share of beta cutoffs made by the first move: how often move ordering was right.

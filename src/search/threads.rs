@@ -204,19 +204,34 @@ fn helper_loop(
                     job.shared.network.as_ref(),
                 );
                 thread.evaluator.set_checking(job.settings.verify_net);
-                // A panicking helper must still report, or the main thread would wait forever;
-                // its history is then only a move ordering hint, safe to keep, and its
-                // evaluator is set up afresh at the next root.
-                let stats = catch_unwind(AssertUnwindSafe(|| {
+                let stats = guarded(index, || {
                     helper_search(&job, &mut thread, index, control, published)
-                }))
-                .unwrap_or_default();
+                });
                 // Let go of the table before reporting, so it can be resized at once.
                 drop(job);
                 let _ = results.send(stats);
             }
         }
     }
+}
+
+/// Runs a helper's search, turning a panic into a failure its counters carry. A panicking
+/// helper must still report, or the main thread would wait forever; and it must not pass
+/// unseen, or a check that fails only in a helper (the net's, under `verify_net`) would fail
+/// nothing. Its history is then only a move ordering hint, safe to keep, and its evaluator is
+/// set up afresh at the next root.
+fn guarded(index: usize, search: impl FnOnce() -> Stats) -> Stats {
+    catch_unwind(AssertUnwindSafe(search)).unwrap_or_else(|panic| {
+        let message = panic
+            .downcast_ref::<&str>()
+            .map(|s| s.to_string())
+            .or_else(|| panic.downcast_ref::<String>().cloned())
+            .unwrap_or_else(|| "a panic without a message".to_string());
+        Stats {
+            helper_failures: vec![format!("helper thread {index} failed: {message}")],
+            ..Stats::default()
+        }
+    })
 }
 
 /// A helper thread's share of a search: iterative deepening over the main thread's root with
@@ -266,4 +281,30 @@ fn helper_search(
     let (outcome, _) = root.finish();
     published.store(&outcome.stats);
     outcome.stats
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_helper_that_panics_reports_its_message_as_a_failure() {
+        let failed = guarded(3, || panic!("incremental and fresh values differ"));
+        assert_eq!(
+            failed.helper_failures,
+            ["helper thread 3 failed: incremental and fresh values differ"]
+        );
+        let nodes = 7;
+        let failed = guarded(2, || panic!("{nodes} nodes"));
+        assert_eq!(failed.helper_failures, ["helper thread 2 failed: 7 nodes"]);
+        let fine = guarded(1, || Stats {
+            nodes,
+            ..Stats::default()
+        });
+        assert_eq!((fine.nodes, fine.helper_failures.len()), (7, 0));
+        let mut total = Stats::default();
+        total.absorb(&failed);
+        total.absorb(&fine);
+        assert_eq!((total.nodes, total.helper_failures.len()), (7, 1));
+    }
 }

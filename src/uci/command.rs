@@ -71,7 +71,7 @@ pub fn parse(line: &str) -> Result<Command, String> {
         "uci" => Ok(Command::Uci),
         "isready" => Ok(Command::IsReady),
         "ucinewgame" => Ok(Command::UciNewGame),
-        "setoption" => parse_setoption(&rest),
+        "setoption" => parse_setoption(&rest, line),
         "position" => parse_position(&rest),
         "go" => parse_go(&rest).map(Command::Go),
         "stop" => Ok(Command::Stop),
@@ -94,8 +94,10 @@ fn truncate(s: &str) -> String {
     }
 }
 
-/// `setoption name <words...> [value <words...>]`: names may contain spaces.
-fn parse_setoption(words: &[&str]) -> Result<Command, String> {
+/// `setoption name <words...> [value <text>]`: names may contain spaces (read as words, one
+/// space between), and the value is the rest of `line` as typed after the one space that
+/// follows `value`, trailing white space trimmed: a path may hold repeated spaces or tabs.
+fn parse_setoption(words: &[&str], line: &str) -> Result<Command, String> {
     if words.first() != Some(&"name") {
         return Err("setoption: expected 'name'".into());
     }
@@ -104,7 +106,13 @@ fn parse_setoption(words: &[&str]) -> Result<Command, String> {
     if name_words.is_empty() {
         return Err("setoption: missing option name".into());
     }
-    let value = value_at.map(|i| words[i + 1..].join(" "));
+    let value = value_at.map(|i| {
+        // Every word is a slice of `line`: where `value` ends in it is found from the pointers.
+        let end = words[i].as_ptr() as usize + words[i].len() - line.as_ptr() as usize;
+        let mut rest = line[end..].chars();
+        rest.next(); // The one space (or tab) after `value`.
+        rest.as_str().trim_end().to_string()
+    });
     Ok(Command::SetOption {
         name: name_words.join(" "),
         value,
@@ -270,6 +278,28 @@ mod tests {
             }
         );
         assert!(parse("setoption value 3").is_err());
+    }
+
+    #[test]
+    fn setoption_values_are_kept_as_typed_after_the_space_following_value() {
+        let value = |line: &str| match parse(line).unwrap() {
+            Command::SetOption { value, .. } => value,
+            other => panic!("{line}: {other:?}"),
+        };
+        assert_eq!(
+            value("setoption name EvalFile value /tmp/a  b\tc.nnue  \r\n").as_deref(),
+            Some("/tmp/a  b\tc.nnue")
+        );
+        assert_eq!(
+            value("setoption  name\tSyzygyPath   value\t x:y").as_deref(),
+            Some(" x:y")
+        );
+        assert_eq!(value("setoption name Hash value").as_deref(), Some(""));
+        assert_eq!(
+            value("setoption name Hash value 64 value 2").as_deref(),
+            Some("64 value 2")
+        );
+        assert_eq!(value("setoption name Clear Hash"), None);
     }
 
     #[test]

@@ -187,10 +187,17 @@ impl Engine {
             }
             Action::ClearHash => self.lock_searcher().clear(),
             Action::SetThreads(n) => {
-                let started = self.lock_searcher().set_threads(n);
+                // Checked before any is started: a helper that starts but cannot allocate its
+                // tables, or leaves no room for the search thread, would abort the process.
+                let old = self.options.threads;
+                let started = crate::memory::check_threads(n.saturating_sub(old))
+                    .and_then(|()| self.lock_searcher().set_threads(n));
                 match started {
                     Ok(()) => self.options.threads = n,
-                    Err(e) => send_error(&e),
+                    Err(e) => send_error(&format!(
+                        "{e}; Threads stays at {old}: searches run on {old} thread{}",
+                        if old == 1 { "" } else { "s" }
+                    )),
                 }
             }
             Action::Chess960(on) => {
@@ -304,43 +311,34 @@ impl Engine {
             .map(|model| (model, wdl::material(game.root.board())));
         self.searching_endlessly = limits.is_endless();
         control.begin(go.ponder);
-        let searching = Arc::clone(&self.searching);
-        searching.store(true, Ordering::SeqCst);
+        self.searching.store(true, Ordering::SeqCst);
+        let task = SearchTask {
+            searcher,
+            game,
+            limits,
+            control,
+            config,
+            wdl,
+            searching: Arc::clone(&self.searching),
+        };
+        let fallback = task.fallback();
         let spawned = std::thread::Builder::new()
             .name("search".into())
             .stack_size(THREAD_STACK_BYTES)
-            .spawn(move || {
-                let mut searcher = searcher.lock().unwrap_or_else(|e| e.into_inner());
-                searcher.set_settings(config);
-                let mut reporter = UciReporter {
-                    mode: game.castling_mode,
-                    wdl,
-                };
-                let outcome = searcher.search(&game, &limits, &control, &mut reporter);
-                searching.store(false, Ordering::SeqCst);
-                send(&format!(
-                    "info string {}",
-                    outcome.stats.summary(outcome.elapsed)
-                ));
-                match outcome.best_move {
-                    Some(best) => {
-                        let mut line = format!("bestmove {}", game.uci(best));
-                        if let Some(reply) = outcome.ponder_move {
-                            line += &format!(" ponder {}", game.uci(reply));
-                        }
-                        send(&line);
-                    }
-                    None => {
-                        send(&format!("info depth 0 score {}", outcome.score));
-                        send("bestmove (none)");
-                    }
-                }
-            });
+            .spawn(move || task.run());
         match spawned {
             Ok(handle) => self.search_thread = Some(handle),
             Err(e) => {
-                self.searching.store(false, Ordering::SeqCst);
-                send_error(&format!("cannot start the search thread: {e}"));
+                // Every `go` is answered: a GUI waiting for `bestmove` would lose on time. This
+                // thread cannot read `stop` while it searches, so the search is a short one.
+                self.searching_endlessly = false;
+                fallback.control.begin(false);
+                send_error(&format!(
+                    "cannot start the search thread: {e}; answering from a depth-{} search on \
+                     the input thread",
+                    FALLBACK_DEPTH
+                ));
+                fallback.run();
             }
         }
     }
@@ -464,6 +462,83 @@ impl Engine {
                 }
             }
             None => send("Net evaluation: no net loaded (EvalFile)"),
+        }
+    }
+}
+
+/// How deep a search goes when no thread could be started for it and it runs on the input
+/// thread, which cannot read `stop` meanwhile: a legal move at once (milliseconds), whatever
+/// the `go` asked.
+const FALLBACK_DEPTH: i32 = 1;
+
+/// One `go`'s search and its answer, run on the search thread (or, when that cannot start,
+/// on the input thread as [`SearchTask::fallback`]).
+struct SearchTask {
+    searcher: Arc<Mutex<Searcher>>,
+    game: Game,
+    limits: Limits,
+    control: Arc<Control>,
+    config: Settings,
+    wdl: Option<(&'static WdlModel, i32)>,
+    searching: Arc<AtomicBool>,
+}
+
+impl SearchTask {
+    /// The same search bounded to [`FALLBACK_DEPTH`], not pondering: it ends on its own.
+    fn fallback(&self) -> SearchTask {
+        SearchTask {
+            searcher: Arc::clone(&self.searcher),
+            game: self.game.clone(),
+            limits: Limits {
+                depth: Some(FALLBACK_DEPTH),
+                searchmoves: self.limits.searchmoves.clone(),
+                ..Limits::default()
+            },
+            control: Arc::clone(&self.control),
+            config: self.config,
+            wdl: self.wdl,
+            searching: Arc::clone(&self.searching),
+        }
+    }
+
+    /// Searches, then prints the statistics and `bestmove`.
+    fn run(self) {
+        let SearchTask {
+            searcher,
+            game,
+            limits,
+            control,
+            config,
+            wdl,
+            searching,
+        } = self;
+        let mut searcher = searcher.lock().unwrap_or_else(|e| e.into_inner());
+        searcher.set_settings(config);
+        let mut reporter = UciReporter {
+            mode: game.castling_mode,
+            wdl,
+        };
+        let outcome = searcher.search(&game, &limits, &control, &mut reporter);
+        searching.store(false, Ordering::SeqCst);
+        for failure in &outcome.stats.helper_failures {
+            send_error(&format!("{failure}; the move is the main thread's"));
+        }
+        send(&format!(
+            "info string {}",
+            outcome.stats.summary(outcome.elapsed)
+        ));
+        match outcome.best_move {
+            Some(best) => {
+                let mut line = format!("bestmove {}", game.uci(best));
+                if let Some(reply) = outcome.ponder_move {
+                    line += &format!(" ponder {}", game.uci(reply));
+                }
+                send(&line);
+            }
+            None => {
+                send(&format!("info depth 0 score {}", outcome.score));
+                send("bestmove (none)");
+            }
         }
     }
 }

@@ -347,8 +347,11 @@ pub fn check_value(name: &str, kind: Kind, value: Option<&str>) -> Result<Value,
                 .map(|var| Value::Text(var.to_string()))
                 .ok_or_else(|| format!("option '{name}' takes one of: {}", vars.join(", ")))
         }
-        Kind::String { .. } => Ok(Value::Text(match text {
-            None | Some(EMPTY) => String::new(),
+        // Text as typed, repeated spaces and tabs kept (a path may hold them, even begin with
+        // one); only trailing white space goes, as GUIs add it.
+        Kind::String { .. } => Ok(Value::Text(match value.map(str::trim_end) {
+            None => String::new(),
+            Some(t) if t.trim_start() == EMPTY => String::new(),
             Some(t) => t.to_string(),
         })),
     }
@@ -426,8 +429,8 @@ mod tests {
         assert!(parse_change("NoSuchOption", Some("1")).is_err());
     }
 
-    /// `string` options take any text, `<empty>` or nothing meaning the empty string; a
-    /// `combo` takes one of its vars, in any case, stored as declared.
+    /// `string` options take any text as typed but for trailing white space, `<empty>` or nothing
+    /// meaning the empty string; a `combo` takes one of its vars, in any case, stored as declared.
     #[test]
     fn string_and_combo_values_follow_the_uci_conventions() {
         let string = Kind::String { default: "" };
@@ -435,8 +438,8 @@ mod tests {
         assert_eq!(check_value("Path", string, Some("<empty>")), text(""));
         assert_eq!(check_value("Path", string, None), text(""));
         assert_eq!(
-            check_value("Path", string, Some(" /a b/c ")),
-            text("/a b/c")
+            check_value("Path", string, Some(" /a  b/\tc \t")),
+            text(" /a  b/\tc")
         );
         let combo = Kind::Combo {
             default: "net",
