@@ -33,7 +33,8 @@ pub struct Args {
     #[arg(long, num_args = 1.., default_values = ["data", "../shared/data"])]
     pub data: Vec<PathBuf>,
     /// Where to write the quantised net (after every epoch and at the end); checked before
-    /// training: its folder must exist and be writable, and it must not be a folder.
+    /// training: its folder must exist and be writable, and it must not be a folder, a pipe or
+    /// a device.
     #[arg(long, default_value = "nets/cutoff.nnue")]
     pub out: PathBuf,
     /// Neurons of the feature transformer (per perspective).
@@ -63,7 +64,8 @@ pub struct Args {
     /// Worker threads (default: all cores); the net does not depend on it.
     #[arg(long, value_parser = at_least_one())]
     pub threads: Option<usize>,
-    /// Folder for a float checkpoint after every epoch (net, optimizer state, epoch).
+    /// Folder for a float checkpoint after every epoch (net, optimizer state, epoch); created
+    /// if missing, and checked before training: a path there must be a folder.
     #[arg(long)]
     pub checkpoint: Option<PathBuf>,
     /// Go on from the latest checkpoint in `--checkpoint`.

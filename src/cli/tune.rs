@@ -43,7 +43,7 @@ pub struct Args {
     /// Use this scaling constant instead of fitting one.
     #[arg(long)]
     pub k: Option<f64>,
-    /// Where to write the weights (Rust source).
+    /// Where to write the weights (Rust source); checked before the data is loaded.
     #[arg(long, default_value = "src/eval/classical/weights.rs")]
     pub out: PathBuf,
     /// Threads for loading and for the gradient (default: all cores).
