@@ -941,7 +941,7 @@ fn data_tools_call_an_empty_or_zero_filled_chunk_or_a_folder_without_chunks_not_
     ] {
         let r = run(&["datagen", "--stats", path_str(path)]);
         let what = format!("--stats {}", path.display());
-        assert_refused(&r, &what, &expected);
+        assert_refused(&r, &what, expected);
         assert!(r.stderr.contains("1 input missing, unreadable or not data"));
     }
     for (path, expected) in [
