@@ -636,9 +636,10 @@ mod tests {
         let first = read("first.bin", &damaged);
         assert_eq!(first.len(), 1);
         assert!(first[0].is_fatal(), "{}", first[0]);
-        assert!(
-            read("empty.bin", b"").is_empty(),
-            "an empty chunk is no error"
-        );
+        // An empty chunk holds no whole game either: not data (issue 56).
+        let empty = read("empty.bin", b"");
+        assert_eq!(empty.len(), 1);
+        assert!(empty[0].is_fatal(), "{}", empty[0]);
+        assert!(empty[0].to_string().ends_with("no whole game: not data"));
     }
 }
