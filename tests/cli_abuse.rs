@@ -2,7 +2,9 @@
 //! are empty, binary, huge, truncated mid-line or nested 100 000 levels deep, absurd depths,
 //! sizes and thread counts, and stdout closed under them (`cutoff bench | head`); `datagen` and
 //! `train` on missing paths, a link to `/dev/zero`, a huge chunk and an `--out` that is a
-//! folder; a zero count given to any command.
+//! folder; a zero count given to any command; every tool's output path a named pipe or a folder
+//! (refused at once, before the work, nothing left behind); inputs that are not data (empty,
+//! zero-filled or sparse chunks, folders without chunks).
 //!
 //! Every bad input must give a clear message on stderr and a non-zero exit, never a panic,
 //! a stack overflow or a hang. The bad files are generated in a fresh temporary directory.
@@ -609,7 +611,7 @@ fn train_refuses_a_missing_data_path_before_training() {
 fn train_refuses_an_out_that_names_a_folder_before_training() {
     let dir = TempDir::new("train-out");
     for (out, expected) in [
-        (dir.0.clone(), "a directory, not a file".to_string()),
+        (dir.0.clone(), "a directory, not a regular file".to_string()),
         (
             dir.0.join("no-such-folder/net.nnue"),
             "no-such-folder: no such file or directory".to_string(),
@@ -776,4 +778,310 @@ fn zero_counts_are_usage_errors_for_every_command() {
         assert!(r.stderr.contains("invalid value"), "{args:?}: {}", r.stderr);
     }
     assert!(!dir.0.join("x.vf").exists());
+}
+
+/// Runs `cutoff <args>` in `dir`, killing it after `limit`: `None` when it was still running
+/// then (a tool blocked opening a named pipe waits for ever, whatever the signal).
+fn run_in_for(dir: &Path, args: &[&str], limit: Duration) -> Option<Run> {
+    let mut child = Command::new(BIN)
+        .args(args)
+        .current_dir(dir)
+        .stdin(Stdio::null())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("start cutoff");
+    let mut out = child.stdout.take().unwrap();
+    let mut err = child.stderr.take().unwrap();
+    let out_reader = std::thread::spawn(move || {
+        let mut s = Vec::new();
+        let _ = out.read_to_end(&mut s);
+        s
+    });
+    let err_reader = std::thread::spawn(move || {
+        let mut s = Vec::new();
+        let _ = err.read_to_end(&mut s);
+        s
+    });
+    let status = wait_with_deadline(&mut child, limit)?;
+    Some(Run {
+        status,
+        stdout: String::from_utf8_lossy(&out_reader.join().unwrap()).into_owned(),
+        stderr: String::from_utf8_lossy(&err_reader.join().unwrap()).into_owned(),
+    })
+}
+
+/// Makes a named pipe at `path`.
+#[cfg(unix)]
+fn mkfifo(path: &Path) {
+    let c = std::ffi::CString::new(path_str(path)).unwrap();
+    // SAFETY: `c` is a valid NUL-terminated path that outlives the call.
+    assert_eq!(unsafe { libc::mkfifo(c.as_ptr(), 0o600) }, 0, "mkfifo");
+}
+
+/// The committed 40-byte sample (the same 20 games).
+fn sample_bin() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data/selfplay-sample.bin")
+}
+
+/// Every output path of every tool, a named pipe: refused at once with the pipe named, never
+/// opened (opening a pipe to write blocks until a reader comes, and no signal ends that wait:
+/// datagen with its MANIFEST a pipe ignored SIGTERM for 13 minutes). Each tool gets 30 s here
+/// where it needs well under one.
+#[cfg(unix)]
+#[test]
+fn an_output_path_that_is_a_named_pipe_is_refused_at_once_by_every_tool() {
+    let dir = TempDir::new("output-pipes");
+    for name in ["w.rs", "p.html", "p.svg", "c.vf"] {
+        mkfifo(&dir.0.join(name));
+    }
+    for sub in ["conv", "gen"] {
+        std::fs::create_dir(dir.0.join(sub)).unwrap();
+        mkfifo(&dir.0.join(sub).join("MANIFEST"));
+    }
+    let bin = sample_bin();
+    let bin = path_str(&bin);
+    let cases: Vec<(Vec<&str>, &str)> = vec![
+        (
+            vec!["tune", "--data", bin, "--epochs", "1", "--out", "w.rs"],
+            "w.rs",
+        ),
+        (vec!["explain", "--html", "p.html"], "p.html"),
+        (vec!["compare", "--depth", "1", "--svg", "p.svg"], "p.svg"),
+        (
+            vec!["compare", "--depth", "1", "--html", "p.html"],
+            "p.html",
+        ),
+        (vec!["tree", "[[1,2],[3]]", "--html", "p.html"], "p.html"),
+        (vec!["datagen", "--convert", bin, "--out", "c.vf"], "c.vf"),
+        (
+            vec!["datagen", "--convert", bin, "--out", "conv/x.vf"],
+            "conv/MANIFEST",
+        ),
+        (
+            vec!["datagen", "--out", "c.vf", "--games", "1", "--nodes", "100"],
+            "c.vf",
+        ),
+        (
+            vec![
+                "datagen", "--out", "gen/x.vf", "--games", "1", "--nodes", "100",
+            ],
+            "gen/MANIFEST",
+        ),
+    ];
+    // Every case is tried, and every one that blocks or is not refused is listed.
+    let mut failures = Vec::new();
+    for (args, pipe) in &cases {
+        let what = args.join(" ");
+        let expected = format!("{pipe}: a named pipe, not a regular file");
+        match run_in_for(&dir.0, args, Duration::from_secs(30)) {
+            None => failures.push(format!("cutoff {what}: still blocked after 30 s")),
+            Some(r) if r.status.success() || !r.stderr.contains(&expected) => failures.push(
+                format!("cutoff {what}: {:?}, stderr: {}", r.status, r.stderr.trim()),
+            ),
+            Some(r) => assert_refused(&r, &what, &expected),
+        }
+    }
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+    for made in ["conv/x.vf", "gen/x.vf"] {
+        assert!(!dir.0.join(made).exists(), "{made} left behind");
+    }
+}
+
+/// `--convert` with its MANIFEST a folder exited 1 saying only "Is a directory" and left the
+/// converted chunk (1,876 bytes in the report) without its manifest line.
+#[test]
+fn convert_with_a_manifest_that_is_a_folder_names_it_and_leaves_no_chunk() {
+    let dir = TempDir::new("convert-manifest-folder");
+    std::fs::create_dir(dir.0.join("MANIFEST")).unwrap();
+    let out = dir.0.join("x.vf");
+    let r = run(&[
+        "datagen",
+        "--convert",
+        path_str(&sample_bin()),
+        "--out",
+        path_str(&out),
+    ]);
+    let manifest = dir.0.join("MANIFEST");
+    let expected = format!("{}: a directory, not a regular file", path_str(&manifest));
+    assert_refused(&r, "--convert with its MANIFEST a folder", &expected);
+    assert!(!out.exists(), "a chunk was left behind");
+}
+
+/// A run whose MANIFEST cannot be written left a 0-byte chunk: refused before the chunk is
+/// created now, naming the manifest.
+#[test]
+fn datagen_with_a_manifest_that_is_a_folder_leaves_no_empty_chunk() {
+    let dir = TempDir::new("datagen-manifest-folder");
+    std::fs::create_dir(dir.0.join("MANIFEST")).unwrap();
+    let out = dir.0.join("x.vf");
+    let r = run(&[
+        "datagen",
+        "--out",
+        path_str(&out),
+        "--games",
+        "1",
+        "--nodes",
+        "100",
+        "--eval",
+        "classical",
+    ]);
+    let manifest = dir.0.join("MANIFEST");
+    let expected = format!("{}: a directory, not a regular file", path_str(&manifest));
+    assert_refused(&r, "datagen with its MANIFEST a folder", &expected);
+    assert!(!out.exists(), "a 0-byte chunk was left behind");
+}
+
+/// `--checkpoint` naming a file failed only after the first epoch, its net already written.
+#[test]
+fn train_refuses_a_checkpoint_path_that_is_a_file_before_training() {
+    let dir = TempDir::new("train-checkpoint-file");
+    let file = dir.file("ckpt", b"not a folder");
+    let out = dir.0.join("net.nnue");
+    let r = run(&[
+        "train",
+        "--data",
+        path_str(&sample_chunk()),
+        "--out",
+        path_str(&out),
+        "--checkpoint",
+        path_str(&file),
+        "--hidden",
+        "8",
+        "--epochs",
+        "1",
+        "--threads",
+        "1",
+    ]);
+    assert_refused(&r, "train --checkpoint FILE", "exists and is not a folder");
+    assert!(!r.stderr.contains("epoch"), "trained: {}", r.stderr);
+    assert!(!out.exists(), "a net was left behind");
+}
+
+/// `tune` found out that `--out` could not be written only after all its epochs.
+#[test]
+fn tune_refuses_an_out_it_cannot_write_before_its_epochs() {
+    let dir = TempDir::new("tune-out");
+    let r = run(&[
+        "tune",
+        "--data",
+        path_str(&sample_bin()),
+        "--epochs",
+        "3",
+        "--out",
+        path_str(&dir.0),
+    ]);
+    assert_refused(&r, "tune --out FOLDER", "a directory, not a regular file");
+    assert!(!r.stderr.contains("epoch"), "tuned first: {}", r.stderr);
+}
+
+/// `--convert` to a folder named `x.vf` said "exists; pass --append", then with `--append`
+/// "Is a directory": both say what is wrong now.
+#[test]
+fn convert_to_a_folder_named_like_a_chunk_is_refused_as_a_directory_with_or_without_append() {
+    let dir = TempDir::new("convert-folder-out");
+    let out = dir.0.join("x.vf");
+    std::fs::create_dir(&out).unwrap();
+    std::fs::write(out.join("inside"), b"x").unwrap();
+    let expected = format!("{}: a directory, not a regular file", path_str(&out));
+    let bin = sample_bin();
+    for append in [false, true] {
+        let mut args = vec![
+            "datagen",
+            "--convert",
+            path_str(&bin),
+            "--out",
+            path_str(&out),
+        ];
+        if append {
+            args.push("--append");
+        }
+        let r = run(&args);
+        assert_refused(&r, &args.join(" "), &expected);
+    }
+    assert!(!dir.0.join("MANIFEST").exists());
+}
+
+/// Nothing that is not data passes as data: an empty `.vf`, a zero-filled one (16 zero bytes
+/// read as an empty extension record, skipped), an empty folder and a folder named `dir.vf`
+/// gave `--stats` exit 0 and no word, and `--dump` of zeros exit 0.
+#[test]
+fn data_tools_call_an_empty_or_zero_filled_chunk_or_a_folder_without_chunks_not_data() {
+    let dir = TempDir::new("not-data");
+    let empty = dir.file("empty.vf", b"");
+    let zero = dir.file("zero.vf", &vec![0u8; 1 << 20]);
+    let folder = dir.0.join("folder");
+    std::fs::create_dir(&folder).unwrap();
+    let named = dir.0.join("dir.vf");
+    std::fs::create_dir(&named).unwrap();
+    for (path, expected) in [
+        (&empty, "no whole game: not data"),
+        (&zero, "zero bytes where a game should start"),
+        (&folder, "a folder with no .vf or .bin file: not data"),
+        (&named, "a folder with no .vf or .bin file: not data"),
+    ] {
+        let r = run(&["datagen", "--stats", path_str(path)]);
+        let what = format!("--stats {}", path.display());
+        assert_refused(&r, &what, expected);
+        assert!(r.stderr.contains("1 input missing, unreadable or not data"));
+    }
+    for (path, expected) in [
+        (&zero, "zero bytes where a game should start"),
+        (&empty, "no whole game: not data"),
+    ] {
+        let r = run(&["datagen", "--dump", path_str(path)]);
+        assert_refused(&r, &format!("--dump {}", path.display()), expected);
+        assert!(r.stdout.is_empty(), "{}", r.stdout);
+    }
+    let empty_bin = dir.file("empty.bin", b"");
+    let r = run(&["datagen", "--dump", path_str(&empty_bin)]);
+    assert_refused(&r, "--dump of an empty .bin", "no whole record: not data");
+}
+
+/// `train --data small.vf zero.vf` trained and exited 0, though every input must hold data.
+#[test]
+fn train_refuses_a_zero_filled_chunk_beside_good_data() {
+    let dir = TempDir::new("train-zero");
+    let zero = dir.file("zero.vf", &vec![0u8; 1 << 20]);
+    let out = dir.0.join("net.nnue");
+    let r = run(&[
+        "train",
+        "--data",
+        path_str(&sample_chunk()),
+        path_str(&zero),
+        "--out",
+        path_str(&out),
+        "--hidden",
+        "8",
+        "--epochs",
+        "1",
+        "--threads",
+        "1",
+    ]);
+    assert_refused(&r, "train on a zero-filled chunk", "not data");
+    assert!(!r.stderr.contains("epoch"), "trained: {}", r.stderr);
+    assert!(!out.exists(), "a net was written");
+}
+
+/// A 1 GiB sparse `.vf` (a hole: zeros that take no disk) took 10.9 s to be read through and
+/// called fine; it is refused at its first sixteen bytes now, as a zero-filled file is.
+#[test]
+fn a_sparse_gigabyte_chunk_is_refused_as_quickly_as_a_zero_one() {
+    let dir = TempDir::new("sparse");
+    let sparse = dir.file("sparse.vf", b"");
+    std::fs::OpenOptions::new()
+        .write(true)
+        .open(&sparse)
+        .unwrap()
+        .set_len(1 << 30)
+        .unwrap();
+    let start = std::time::Instant::now();
+    let r = run(&["datagen", "--stats", path_str(&sparse)]);
+    let took = start.elapsed();
+    assert_refused(
+        &r,
+        "--stats of a sparse 1 GiB chunk",
+        "zero bytes where a game",
+    );
+    assert!(took < Duration::from_secs(5), "took {took:?}");
 }

@@ -641,7 +641,7 @@ fn convert_of_a_corrupt_or_missing_file_fails_and_leaves_no_output_behind() {
     let missing = dir.join("missing.bin");
     for (input, expected) in [
         (&corrupt, "corrupt at byte 0"),
-        (&empty, "no games"),
+        (&empty, "no whole game: not data"),
         (&missing, "no such file or directory"),
     ] {
         let out = dir.join("out.vf");

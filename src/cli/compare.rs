@@ -83,6 +83,13 @@ pub fn run(args: Args) -> ExitCode {
         },
         None => Chess::default(),
     };
+    // The pages' paths before the searches, which can take minutes.
+    for (flag, path) in [("--svg", &args.svg), ("--html", &args.html)] {
+        if let Some(Err(e)) = path.as_deref().map(crate::files::check_output) {
+            eprintln!("error: {flag} {e}");
+            return ExitCode::from(2);
+        }
+    }
     let fen = shakmaty::fen::Fen::from_position(&pos, EnPassantMode::Legal).to_string();
     let root_moves = pos.legal_moves().len();
     println!("position: {fen}");
@@ -114,10 +121,10 @@ pub fn run(args: Args) -> ExitCode {
     progress.finish_and_clear();
 
     if let Some(path) = &args.svg {
-        match std::fs::write(path, svg_plot(&fen, root_moves, &all)) {
+        match crate::files::write_whole(path, svg_plot(&fen, root_moves, &all).as_bytes()) {
             Ok(()) => eprintln!("compare: wrote {}", path.display()),
             Err(e) => {
-                eprintln!("error: cannot write {}: {e}", path.display());
+                eprintln!("error: cannot write {e}");
                 return ExitCode::from(2);
             }
         }
@@ -126,10 +133,10 @@ pub fn run(args: Args) -> ExitCode {
         let last = all.last().map_or(args.depth.last, |r| r.depth);
         eprintln!("compare: valuing the root moves at depth {last} for the page");
         let line = principal_line(&pos, last);
-        match std::fs::write(path, compare_page(&fen, &pos, &all, &line)) {
+        match crate::files::write_whole(path, compare_page(&fen, &pos, &all, &line).as_bytes()) {
             Ok(()) => eprintln!("compare: wrote {}", path.display()),
             Err(e) => {
-                eprintln!("error: cannot write {}: {e}", path.display());
+                eprintln!("error: cannot write {e}");
                 return ExitCode::from(2);
             }
         }

@@ -418,6 +418,10 @@ fn generate(args: &Args) -> Result<String, String> {
         .as_deref()
         .ok_or("give --out FILE (or --dump, --stats, --convert)")?;
     let format = output_format(out, args.format)?;
+    // The chunk's and the manifest's paths before the book, the tables and the bench (the
+    // chunk is opened, and checked again, only after them).
+    crate::files::check_output(out)?;
+    manifest::check_writable(out)?;
     let threads = checked_threads(Some(args.threads)).map_err(|e| format!("--threads: {e}"))?;
     let book = match &args.book {
         Some(path) => load_book(path)?,

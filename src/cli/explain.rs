@@ -146,6 +146,9 @@ pub fn run(args: Args) -> ExitCode {
         .as_deref()
         .unwrap_or("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1");
     let loaded = read_fen(fen, CastlingMode::Chess960, FenPolicy::Strict).and_then(|pos| {
+        if let Some(path) = &args.html {
+            crate::files::check_output(path).map_err(|e| format!("--html {e}"))?;
+        }
         let net = network(args.eval_file.as_deref())?;
         let (positions, described) = sample(args.sample.as_deref())?;
         Ok((pos, net, positions, described))
@@ -175,8 +178,8 @@ pub fn run(args: Args) -> ExitCode {
             sample: &described,
             terms: &terms,
         });
-        if let Err(e) = std::fs::write(path, page) {
-            eprintln!("error: cannot write {}: {e}", path.display());
+        if let Err(e) = crate::files::write_whole(path, page.as_bytes()) {
+            eprintln!("error: cannot write {e}");
             return ExitCode::from(2);
         }
         eprintln!("explain: wrote {}", path.display());

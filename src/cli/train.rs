@@ -31,7 +31,8 @@ pub struct Args {
     #[arg(long, num_args = 1.., default_values = ["data", "../shared/data"])]
     pub data: Vec<PathBuf>,
     /// Where to write the quantised net (after every epoch and at the end); checked before
-    /// training: its folder must exist and be writable, and it must not be a folder.
+    /// training: its folder must exist and be writable, and it must not be a folder, a pipe or
+    /// a device.
     #[arg(long, default_value = "nets/cutoff.nnue")]
     pub out: PathBuf,
     /// Neurons of the feature transformer (per perspective): a multiple of 16 from 16 to 1024,
@@ -62,7 +63,8 @@ pub struct Args {
     /// Worker threads (default: all cores); the net does not depend on it.
     #[arg(long, value_parser = at_least_one())]
     pub threads: Option<usize>,
-    /// Folder for a float checkpoint after every epoch (net, optimizer state, epoch).
+    /// Folder for a float checkpoint after every epoch (net, optimizer state, epoch); created
+    /// if missing, and checked before training: a path there must be a folder.
     #[arg(long)]
     pub checkpoint: Option<PathBuf>,
     /// Go on from the latest checkpoint in `--checkpoint`.
@@ -169,51 +171,35 @@ fn check(args: &Args) -> Result<(), String> {
         std::fs::metadata(path)
             .map_err(|e| format!("--data {}: {}", path.display(), files::reason(&e)))?;
     }
-    check_out(&args.out).map_err(|e| format!("--out {e}"))
+    // As [`write_net`] will write it: a temporary file in its folder renamed over it. Checked
+    // here, or the run would fail only after its first epoch.
+    files::check_output(&args.out).map_err(|e| format!("--out {e}"))?;
+    match &args.checkpoint {
+        Some(dir) => check_checkpoint_dir(dir).map_err(|e| format!("--checkpoint {e}")),
+        None => Ok(()),
+    }
 }
 
-/// That the net can be written at `out`, as [`write_net`] will: a temporary file in its
-/// folder renamed over it. So the folder must exist and take a new file (tried with a probe
-/// file, removed at once), and `out` must not be a folder, nor anything but a regular file if
-/// it exists. Otherwise the run would fail only after its first epoch.
-fn check_out(out: &Path) -> Result<(), String> {
-    let shown = out.display();
-    match std::fs::metadata(out) {
-        Ok(meta) if meta.is_dir() => return Err(format!("{shown}: a directory, not a file")),
-        Ok(_) => {
-            files::check_regular(out)?;
+/// That the checkpoints can go into `dir`, before the first epoch (which would otherwise fail
+/// only at its end, its net already written): a folder, or a path whose nearest existing
+/// ancestor is a folder (`checkpoint::save` creates the rest). A file, a pipe or a device there
+/// is refused.
+fn check_checkpoint_dir(dir: &Path) -> Result<(), String> {
+    let shown = dir.display();
+    let mut at = dir;
+    loop {
+        match std::fs::metadata(at) {
+            Ok(meta) if meta.is_dir() => return Ok(()),
+            Ok(_) if at == dir => return Err(format!("{shown}: exists and is not a folder")),
+            Ok(_) => return Err(format!("{shown}: {} is not a folder", at.display())),
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => {}
+            Err(e) => return Err(format!("{}: {}", at.display(), files::reason(&e))),
         }
-        Err(e) if e.kind() == std::io::ErrorKind::NotFound => {}
-        Err(e) => return Err(format!("{shown}: {}", files::reason(&e))),
+        match at.parent() {
+            Some(up) if !up.as_os_str().is_empty() => at = up,
+            _ => return Ok(()),
+        }
     }
-    let dir = match out.parent() {
-        Some(d) if !d.as_os_str().is_empty() => d,
-        _ => Path::new("."),
-    };
-    let meta = std::fs::metadata(dir).map_err(|e| {
-        format!(
-            "{shown}: its folder {}: {}",
-            dir.display(),
-            files::reason(&e)
-        )
-    })?;
-    if !meta.is_dir() {
-        return Err(format!("{shown}: {} is not a folder", dir.display()));
-    }
-    let probe = dir.join(format!(".cutoff-train-probe-{}", std::process::id()));
-    std::fs::OpenOptions::new()
-        .write(true)
-        .create_new(true)
-        .open(&probe)
-        .map_err(|e| {
-            format!(
-                "{shown}: cannot write in {}: {}",
-                dir.display(),
-                files::reason(&e)
-            )
-        })?;
-    let _ = std::fs::remove_file(&probe);
-    Ok(())
 }
 
 fn load(args: &Args) -> Result<Loaded, String> {

@@ -60,6 +60,10 @@ fn tree_text(arg: &str) -> Result<String, String> {
 
 /// `cutoff tree`: exits with failure when alpha-beta and minimax disagree.
 pub fn run(args: Args) -> ExitCode {
+    if let Some(Err(e)) = args.html.as_deref().map(crate::files::check_output) {
+        eprintln!("error: --html {e}");
+        return ExitCode::from(2);
+    }
     let text = match tree_text(&args.tree) {
         Ok(text) => text,
         Err(e) => {
@@ -82,10 +86,13 @@ pub fn run(args: Args) -> ExitCode {
     }
     print!("{}", summary(&tree, side, &report));
     if let Some(path) = &args.html {
-        match std::fs::write(path, tree_page(&tree, side, &report, args.order)) {
+        match crate::files::write_whole(
+            path,
+            tree_page(&tree, side, &report, args.order).as_bytes(),
+        ) {
             Ok(()) => eprintln!("tree: wrote {}", path.display()),
             Err(e) => {
-                eprintln!("error: cannot write {}: {e}", path.display());
+                eprintln!("error: cannot write {e}");
                 return ExitCode::from(2);
             }
         }

@@ -43,7 +43,7 @@ pub struct Args {
     /// Use this scaling constant instead of fitting one.
     #[arg(long)]
     pub k: Option<f64>,
-    /// Where to write the weights (Rust source).
+    /// Where to write the weights (Rust source); checked before the data is loaded.
     #[arg(long, default_value = "src/eval/classical/weights.rs")]
     pub out: PathBuf,
     /// Threads for loading and for the gradient (default: all cores).
@@ -118,6 +118,8 @@ fn tune(args: &Args) -> Result<String, String> {
     if !(0.0..=1.0).contains(&args.lambda) {
         return Err(format!("--lambda {} is not in 0..=1", args.lambda));
     }
+    // Before the data and the epochs: a path that cannot take the weights fails now.
+    crate::files::check_output(&args.out).map_err(|e| format!("--out {e}"))?;
     let (mut data, validation) = load(args)?;
     let mut params = weights_file::to_params(&weights_file::current());
     // K is fitted against the game results, before any blending.
@@ -191,8 +193,9 @@ fn tune(args: &Args) -> Result<String, String> {
         .collect();
     eprintln!("tune: material (mg/eg) P N B R Q K: {}", material.join(" "));
 
-    std::fs::write(&args.out, weights_file::render(&tuned, &command_line()))
-        .map_err(|e| format!("cannot write {}: {e}", args.out.display()))?;
+    let text = weights_file::render(&tuned, &command_line());
+    crate::files::write_whole(&args.out, text.as_bytes())
+        .map_err(|e| format!("cannot write {e}"))?;
     Ok(format!(
         "K {k:.4}  lambda {}  error {initial_error:.6} -> {final_error:.6}  validation (results) {initial_validation} -> {final_validation}  after {} epochs; wrote {}",
         args.lambda,

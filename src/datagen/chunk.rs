@@ -17,7 +17,7 @@ use shakmaty::{Chess, Move, Position};
 
 use super::record::{Record, RECORD_BYTES};
 use super::sha256::Sha256;
-use super::viriformat::{read_full, GameReader, ReadError, ReadErrorKind, ScoredGame};
+use super::viriformat::{read_full, GameReader, ReadError, ReadErrorKind, ScoredGame, ZERO_FILLED};
 use super::GameResult;
 
 /// The two layouts of a data file.
@@ -201,7 +201,8 @@ impl ChunkReader {
     }
 
     fn wrap(&self, mut error: ReadError) -> ChunkError {
-        if error.offset == 0 && error.kind == ReadErrorKind::Corrupt {
+        if error.offset == 0 && error.kind == ReadErrorKind::Corrupt && error.message != ZERO_FILLED
+        {
             error.message.push_str(match self.format {
                 Format::Viri => " (the first game does not read: is it a 40-byte file named .vf?)",
                 Format::Bin => {
@@ -229,6 +230,20 @@ impl Iterator for ChunkReader {
             Games::Bin(r) => r.next(),
         };
         match item {
+            None if self.read == 0 => {
+                // An empty file, or one of extension records only: no whole game, not data
+                // (every reader then says so, and its command exits non-zero).
+                self.finished = true;
+                Some(Err(ChunkError {
+                    path: self.path.clone(),
+                    error: ReadError {
+                        offset: 0,
+                        kind: ReadErrorKind::Open,
+                        message: "no whole game: not data".into(),
+                    },
+                    nothing_read: true,
+                }))
+            }
             None => {
                 self.finished = true;
                 self.clean_end = true;
@@ -247,7 +262,8 @@ impl Iterator for ChunkReader {
 }
 
 /// The chunk files named: files as given, folders by their `.vf` and `.bin` entries (sorted by
-/// name, not recursive). Paths that cannot be listed come back as problems, not errors. An
+/// name, not recursive). Paths that cannot be listed come back as problems, not errors, and so
+/// does a folder with no chunk in it (empty, or a folder named `x.vf`): not data. An
 /// entry so named that is not a regular file (a dangling link, a device) is listed too, so
 /// that the reader refuses it by name rather than it vanishing from the count.
 pub fn chunk_paths(paths: &[PathBuf]) -> (Vec<PathBuf>, Vec<String>) {
@@ -262,6 +278,12 @@ pub fn chunk_paths(paths: &[PathBuf]) -> (Vec<PathBuf>, Vec<String>) {
                         .filter(|p| !p.is_dir() && Format::of_path(p).is_some())
                         .collect();
                     found.sort();
+                    if found.is_empty() {
+                        problems.push(format!(
+                            "{}: a folder with no .vf or .bin file: not data",
+                            path.display()
+                        ));
+                    }
                     out.extend(found);
                 }
                 Err(e) => problems.push(format!("{}: cannot list: {e}", path.display())),
@@ -614,9 +636,10 @@ mod tests {
         let first = read("first.bin", &damaged);
         assert_eq!(first.len(), 1);
         assert!(first[0].is_fatal(), "{}", first[0]);
-        assert!(
-            read("empty.bin", b"").is_empty(),
-            "an empty chunk is no error"
-        );
+        // An empty chunk holds no whole game either: not data (issue 56).
+        let empty = read("empty.bin", b"");
+        assert_eq!(empty.len(), 1);
+        assert!(empty[0].is_fatal(), "{}", empty[0]);
+        assert!(empty[0].to_string().ends_with("no whole game: not data"));
     }
 }

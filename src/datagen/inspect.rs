@@ -17,7 +17,8 @@ use super::manifest::{self, Searched};
 use super::output::{ChunkWriter, RunInfo};
 use super::record::{Record, RECORD_BYTES};
 use super::training::{game_positions, Filter};
-use super::viriformat::read_full;
+use super::viriformat::{read_full, ReadErrorKind};
+use crate::files::reason;
 use crate::types::Score;
 
 /// Every position of a chunk as a text line, handed to `emit` one at a time (a chunk of any
@@ -88,6 +89,10 @@ fn dump_records(path: &Path, mut emit: impl FnMut(&str) -> bool) -> Result<Vec<S
     for index in 0u64.. {
         let n = read_full(&mut input, &mut bytes).map_err(|e| named(crate::files::reason(&e)))?;
         if n < RECORD_BYTES {
+            if index == 0 {
+                // Empty, or less than one record: nothing to dump is not data.
+                return Err(named("no whole record: not data".into()));
+            }
             if n > 0 {
                 return Ok(vec![named(format!(
                     "{n} trailing bytes of a partial record ignored"
@@ -214,8 +219,15 @@ fn chunk_stats(path: &Path, filter: &Filter) -> ChunkStats {
                     .count() as u64;
             }
             Err(e) => {
-                notes.push(format!("{e}; the rest of this file is skipped"));
-                problem = true;
+                // A file with no whole game has no rest to skip: it ended.
+                let ended = e.error.kind == ReadErrorKind::Open;
+                let rest = if ended {
+                    ""
+                } else {
+                    "; the rest of this file is skipped"
+                };
+                notes.push(format!("{e}{rest}"));
+                problem = !ended;
                 c.failed = u64::from(e.is_fatal());
             }
         }
@@ -327,7 +339,9 @@ pub struct Converted {
 /// The games of the 40-byte file `input` as game records at the viriformat chunk `out` (added
 /// to it with `append`), with a manifest line `converted` carrying the input's build, seed and
 /// game indices and `command`. Nothing is created before a game has been read: an input that
-/// is corrupt from its first record, or empty, leaves no empty chunk (nor manifest line).
+/// is corrupt from its first record, or empty, leaves no empty chunk (nor manifest line); and a
+/// failure after that (a write, the manifest line) removes the chunk it created, or cuts an
+/// appended one back to its length before.
 pub fn convert(
     input: &Path,
     out: &Path,
@@ -352,9 +366,12 @@ pub fn convert(
     let mut problem = None;
     for game in std::iter::once(Ok(first)).chain(reader.by_ref()) {
         match game {
-            Ok(game) => writer
-                .write_scored(&game)
-                .map_err(|e| format!("cannot write {}: {e}", out.display()))?,
+            Ok(game) => {
+                if let Err(e) = writer.write_scored(&game) {
+                    let error = format!("cannot write {}: {}", out.display(), reason(&e));
+                    return Err(abandoned(writer, error));
+                }
+            }
             Err(e) => problem = Some(e),
         }
     }
@@ -377,9 +394,9 @@ pub fn convert(
     let (first, next) = source
         .as_ref()
         .map_or((0, 0), |e| (e.first_game, e.next_game));
-    writer
-        .checkpoint(&run, first, next, "converted")
-        .map_err(|e| format!("cannot write the manifest: {e}"))?;
+    if let Err(e) = writer.checkpoint(&run, first, next, "converted") {
+        return Err(abandoned(writer, e));
+    }
     Ok(Converted {
         games: writer.games,
         positions: writer.positions,
@@ -390,6 +407,15 @@ pub fn convert(
         notes,
         input_failed: problem.as_ref().is_some_and(ChunkError::is_fatal),
     })
+}
+
+/// `error`, after the conversion's output is undone (a new chunk removed, an appended one cut
+/// back), with what undoing it met if it failed too.
+fn abandoned(writer: ChunkWriter, error: String) -> String {
+    match writer.abandon() {
+        Ok(()) => format!("{error}; nothing converted"),
+        Err(also) => format!("{error}; {also}"),
+    }
 }
 
 #[cfg(test)]

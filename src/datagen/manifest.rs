@@ -8,7 +8,6 @@
 //! the file or was given up (a run reserves indices ahead at each checkpoint, so that appending
 //! after a kill can never repeat a game that the file already holds).
 
-use std::fs::OpenOptions;
 use std::io::Write;
 use std::path::{Path, PathBuf};
 
@@ -143,17 +142,27 @@ pub fn manifest_path(chunk: &Path) -> PathBuf {
     dir.join(MANIFEST_NAME)
 }
 
+/// Checks that the manifest beside `chunk` can be appended to (nothing there yet, or a regular
+/// file: a folder, a pipe or a device is refused, naming the manifest), before a run or a
+/// conversion starts writing the chunk.
+pub fn check_writable(chunk: &Path) -> Result<(), String> {
+    crate::files::check_output(&manifest_path(chunk))
+}
+
 /// Appends `entry` to the manifest beside `chunk` in one write (a header first when the
-/// manifest is new), so a killed run never leaves half a line.
-pub fn append(chunk: &Path, entry: &Entry) -> std::io::Result<()> {
+/// manifest is new), so a killed run never leaves half a line. The manifest is opened by the
+/// rule for appended files ([`crate::files::open_append`]): a pipe put in its place is refused,
+/// never waited on. The error names the manifest.
+pub fn append(chunk: &Path, entry: &Entry) -> Result<(), String> {
     let path = manifest_path(chunk);
-    let mut file = OpenOptions::new().create(true).append(true).open(&path)?;
+    let (mut file, _) = crate::files::open_append(&path, true, false)?;
+    let failed = |e: std::io::Error| format!("{}: {}", path.display(), crate::files::reason(&e));
     let mut text = String::new();
-    if file.metadata()?.len() == 0 {
+    if file.metadata().map_err(failed)?.len() == 0 {
         text.push_str(HEADER);
     }
     text.push_str(&entry.to_line());
-    file.write_all(text.as_bytes())
+    file.write_all(text.as_bytes()).map_err(failed)
 }
 
 /// The largest manifest read: a line is some 300 bytes a checkpoint of 256 games, so this is
@@ -177,6 +186,7 @@ pub fn last_entry(chunk: &Path) -> Option<Entry> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use std::fs::OpenOptions;
 
     fn entry(file: &str, next: u64) -> Entry {
         Entry {

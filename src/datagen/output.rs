@@ -3,7 +3,7 @@
 //! torn last one, which readers drop and `--append` cuts. The file's SHA-256 is kept running
 //! for the manifest.
 
-use std::fs::{File, OpenOptions};
+use std::fs::File;
 use std::io::{Read, Seek, SeekFrom, Write};
 use std::path::{Path, PathBuf};
 
@@ -34,6 +34,10 @@ pub struct ChunkWriter {
     sha: Sha256,
     pub games: u64,
     pub positions: u64,
+    /// Whether this writer created the file (a failure removes it then).
+    created: bool,
+    /// The file's length when opened, its torn tail cut (a failure cuts it back to it).
+    start_len: u64,
 }
 
 /// The whole games at the start of a viriformat file's bytes: (games, positions, bytes they
@@ -55,6 +59,44 @@ fn whole_viri_games(bytes: &[u8]) -> Result<(u64, u64, u64), String> {
     Ok((games, positions, end))
 }
 
+/// What the existing bytes of a chunk hold for a run going on with them, and how many of them
+/// are whole games (or records) to keep.
+fn resume_of(path: &Path, format: Format, bytes: &[u8]) -> Result<(Resume, usize), String> {
+    let shown = path.display();
+    let last = manifest::last_entry(path);
+    let mut resume = Resume::default();
+    let whole = match format {
+        Format::Viri => {
+            let (games, positions, end) =
+                whole_viri_games(bytes).map_err(|e| format!("{shown}: {e}; not adding to it"))?;
+            resume.games = games;
+            resume.positions = positions;
+            if games > 0 && last.is_none() {
+                return Err(format!(
+                    "{shown} has no line in {}: where its game indices end is unknown (use a new file)",
+                    manifest::manifest_path(path).display()
+                ));
+            }
+            end as usize
+        }
+        Format::Bin => {
+            let whole = bytes.len() - bytes.len() % super::RECORD_BYTES;
+            let existing = scan(&bytes[..whole]);
+            resume.positions = existing.positions;
+            resume.next_game = existing.next_game;
+            whole
+        }
+    };
+    if let Some(e) = &last {
+        resume.next_game = resume.next_game.max(e.next_game);
+        resume.first_game = e.first_game;
+    } else {
+        resume.first_game = resume.next_game;
+    }
+    resume.cut_bytes = (bytes.len() - whole) as u64;
+    Ok((resume, whole))
+}
+
 impl ChunkWriter {
     /// Opens `path` for a run: a new file, or with `append` an existing one, its torn tail cut
     /// off and its game numbering taken from its manifest line (viriformat keeps no game
@@ -65,58 +107,20 @@ impl ChunkWriter {
         append: bool,
     ) -> Result<(ChunkWriter, Resume), String> {
         let shown = path.display();
+        // Both files checked before either is touched: a folder, a pipe or a device in the
+        // chunk's or the manifest's place is refused at once, naming it, and nothing is
+        // created (crate::files, the rule for every file written).
+        crate::files::check_output(path)?;
+        manifest::check_writable(path)?;
         let exists = std::fs::metadata(path).is_ok_and(|m| m.len() > 0);
         if exists && !append {
             return Err(format!("{shown} exists; pass --append to add to it"));
         }
-        let mut file = OpenOptions::new()
-            .create(true)
-            .read(true)
-            .write(true)
-            .truncate(false)
-            .open(path)
-            .map_err(|e| format!("cannot open {shown}: {e}"))?;
-        // A device or a pipe in the chunk's place would be read without end (`--append`) and
-        // written into: refused, as every file Cutoff reads (crate::files).
-        if !file.metadata().is_ok_and(|m| m.is_file()) {
-            return Err(crate::files::check_regular(path)
-                .err()
-                .unwrap_or_else(|| format!("{shown}: not a regular file")));
-        }
+        let (mut file, created) = crate::files::open_append(path, true, true)?;
         let mut bytes = Vec::new();
         file.read_to_end(&mut bytes)
             .map_err(|e| format!("cannot read {shown}: {e}"))?;
-        let last = manifest::last_entry(path);
-        let mut resume = Resume::default();
-        let whole = match format {
-            Format::Viri => {
-                let (games, positions, end) = whole_viri_games(&bytes)
-                    .map_err(|e| format!("{shown}: {e}; not adding to it"))?;
-                resume.games = games;
-                resume.positions = positions;
-                if games > 0 && last.is_none() {
-                    return Err(format!(
-                        "{shown} has no line in {}: where its game indices end is unknown (use a new file)",
-                        manifest::manifest_path(path).display()
-                    ));
-                }
-                end as usize
-            }
-            Format::Bin => {
-                let whole = bytes.len() - bytes.len() % super::RECORD_BYTES;
-                let existing = scan(&bytes[..whole]);
-                resume.positions = existing.positions;
-                resume.next_game = existing.next_game;
-                whole
-            }
-        };
-        if let Some(e) = &last {
-            resume.next_game = resume.next_game.max(e.next_game);
-            resume.first_game = e.first_game;
-        } else {
-            resume.first_game = resume.next_game;
-        }
-        resume.cut_bytes = (bytes.len() - whole) as u64;
+        let (resume, whole) = resume_of(path, format, &bytes)?;
         if whole != bytes.len() {
             file.set_len(whole as u64)
                 .map_err(|e| format!("cannot truncate {shown}: {e}"))?;
@@ -132,8 +136,32 @@ impl ChunkWriter {
             sha,
             games: resume.games,
             positions: resume.positions,
+            created,
+            start_len: whole as u64,
         };
         Ok((writer, resume))
+    }
+
+    /// Undoes what this writer did to its chunk after a failure, so that nothing is left
+    /// behind: a chunk it created is removed, an existing one cut back to the length it had
+    /// (its torn tail already cut). Its manifest keeps the lines written, which describe no
+    /// game beyond that length.
+    pub fn abandon(self) -> Result<(), String> {
+        let shown = self.path.display();
+        if self.created {
+            drop(self.file);
+            std::fs::remove_file(&self.path)
+                .map_err(|e| format!("cannot remove {shown}: {}", crate::files::reason(&e)))
+        } else {
+            self.file
+                .set_len(self.start_len)
+                .map_err(|e| format!("cannot truncate {shown}: {}", crate::files::reason(&e)))
+        }
+    }
+
+    /// Whether the chunk holds no game: it was created by this writer and nothing went in.
+    pub fn created_empty(&self) -> bool {
+        self.created && self.games == 0
     }
 
     pub fn path(&self) -> &Path {
@@ -201,16 +229,23 @@ impl ChunkWriter {
         }
     }
 
-    /// Syncs the file and appends its manifest line.
+    /// Syncs the file and appends its manifest line; the error names the file that failed.
     pub fn checkpoint(
         &self,
         run: &RunInfo,
         first_game: u64,
         next_game: u64,
         state: &str,
-    ) -> std::io::Result<()> {
-        self.sync()?;
+    ) -> Result<(), String> {
+        self.sync().map_err(|e| {
+            format!(
+                "cannot write {}: {}",
+                self.path.display(),
+                crate::files::reason(&e)
+            )
+        })?;
         manifest::append(&self.path, &self.entry(run, first_game, next_game, state))
+            .map_err(|e| format!("cannot write the manifest: {e}"))
     }
 }
 
@@ -228,9 +263,41 @@ mod tests {
     use super::*;
     use crate::datagen::{play_game, GameConfig};
     use crate::search::Searcher;
+    use std::fs::OpenOptions;
 
     fn temp(name: &str) -> PathBuf {
         crate::files::fresh_test_dir("output", name)
+    }
+
+    #[test]
+    fn abandoning_removes_a_created_chunk_and_cuts_an_appended_one_back() {
+        let dir = temp("abandon");
+        let path = dir.join("c.vf");
+        let config = GameConfig {
+            nodes: 100,
+            ..GameConfig::default()
+        };
+        let mut searcher = Searcher::new(1);
+        let game = play_game(&mut searcher, &[], &config, 2, 0).unwrap();
+        let (mut w, _) = ChunkWriter::open(&path, Format::Viri, false).unwrap();
+        w.write_game(&game).unwrap();
+        w.abandon().unwrap();
+        assert!(!path.exists(), "a created chunk stays after a failure");
+        let (mut w, _) = ChunkWriter::open(&path, Format::Viri, false).unwrap();
+        w.write_game(&game).unwrap();
+        let run = RunInfo {
+            build: "Bench: 1".into(),
+            seed: 2,
+            command: "test".into(),
+        };
+        w.checkpoint(&run, 0, 1, "done").unwrap();
+        drop(w);
+        let before = std::fs::read(&path).unwrap();
+        let (mut w, _) = ChunkWriter::open(&path, Format::Viri, true).unwrap();
+        w.write_game(&game).unwrap();
+        w.abandon().unwrap();
+        assert_eq!(std::fs::read(&path).unwrap(), before, "not cut back");
+        let _ = std::fs::remove_dir_all(&dir);
     }
 
     #[test]

@@ -238,7 +238,7 @@ impl<F: Fn(&Tally, u64) + Sync> Shared<'_, F> {
             if let Err(e) = writer.checkpoint(run, self.chunk_first, ledger.reserved_end, "running")
             {
                 drop(writer);
-                self.fail(format!("cannot write the manifest: {e}"));
+                self.fail(e);
                 return None;
             }
         }
@@ -247,10 +247,14 @@ impl<F: Fn(&Tally, u64) + Sync> Shared<'_, F> {
 
     /// Appends a finished game, counts it and reports it; false once writing failed.
     fn write(&self, record: &GameRecord) -> bool {
-        if let Err(e) = self.writer.lock().unwrap().write_game(record) {
-            self.fail(format!("write failed: {e}"));
+        let mut writer = self.writer.lock().unwrap();
+        if let Err(e) = writer.write_game(record) {
+            let path = writer.path().display().to_string();
+            drop(writer);
+            self.fail(format!("cannot write {path}: {}", crate::files::reason(&e)));
             return false;
         }
+        drop(writer);
         let n = record.records.len() as u64;
         let in_file = self.written.fetch_add(n, Ordering::Relaxed) + n;
         let mut tally = self.tally.lock().unwrap();
@@ -259,19 +263,29 @@ impl<F: Fn(&Tally, u64) + Sync> Shared<'_, F> {
         true
     }
 
-    /// The final manifest line, and what the run played.
+    /// The final manifest line, and what the run played. A chunk the run created and put no
+    /// game into (a failure, or a stop, before the first game ended) is removed instead: an
+    /// empty file is not data, and nothing is left behind.
     fn finish(self) -> Result<Finished, String> {
         let next = self.ledger.into_inner().unwrap().next;
         let writer = self.writer.into_inner().unwrap();
         let error = self.error.into_inner().unwrap();
+        let tally = self.tally.into_inner().unwrap();
+        if writer.created_empty() {
+            let removed = writer.abandon();
+            return match error {
+                Some(e) => Err(e),
+                None => removed.map(|()| Finished { tally, in_file: 0 }),
+            };
+        }
         let state = if error.is_some() { "failed" } else { "done" };
         let manifest = writer.checkpoint(&self.settings.run, self.chunk_first, next, state);
         if let Some(e) = error {
             return Err(e);
         }
-        manifest.map_err(|e| format!("cannot write the manifest: {e}"))?;
+        manifest?;
         Ok(Finished {
-            tally: self.tally.into_inner().unwrap(),
+            tally,
             in_file: writer.positions,
         })
     }
@@ -329,6 +343,23 @@ mod tests {
         let last = manifest::last_entry(&path).unwrap();
         assert_eq!((last.state.as_str(), last.next_game), ("done", 3));
         assert_eq!(last.positions, done.in_file);
+        let _ = std::fs::remove_dir_all(&dir);
+    }
+
+    #[test]
+    fn a_run_that_fails_before_its_first_game_removes_the_chunk_it_created() {
+        let dir = temp("fails-first");
+        let path = dir.join("c.vf");
+        let (writer, resume) = ChunkWriter::open(&path, Format::Viri, false).unwrap();
+        // The manifest becomes a folder after the checks: the first checkpoint fails.
+        std::fs::create_dir(manifest::manifest_path(&path)).unwrap();
+        let pool = crate::util::worker_pool(1, "test").unwrap();
+        let e = play(&settings(2, "Bench: 1"), &pool, writer, &resume, |_, _| {}).unwrap_err();
+        assert!(
+            e.contains("MANIFEST: a directory, not a regular file"),
+            "{e}"
+        );
+        assert!(!path.exists(), "an empty chunk was left behind");
         let _ = std::fs::remove_dir_all(&dir);
     }
 

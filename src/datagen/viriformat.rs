@@ -11,7 +11,7 @@
 //!
 //! | bytes  | field |
 //! |--------|-------|
-//! | 0..8   | occupancy bitboard (never zero: a zero marks a reserved extension record) |
+//! | 0..8   | occupancy bitboard (never zero: a zero marks a reserved extension record; one of id 0 and length 0, sixteen zero bytes, is refused as zero-filled) |
 //! | 8..24  | a 4-bit piece per occupied square in ascending order, low nibble first: pawn 0, knight 1, bishop 2, rook 3, queen 4, king 5, 6 for a rook that still has its castling right; +8 for Black |
 //! | 24     | bit 7 set when Black is to move; bits 0..7 the en-passant target square, 64 for none |
 //! | 25     | half-move clock |
@@ -52,6 +52,9 @@ const NO_EP_SQUARE: u8 = 64;
 const KIND_EN_PASSANT: u16 = 1;
 const KIND_CASTLE: u16 = 2;
 const KIND_PROMOTION: u16 = 3;
+/// The error of sixteen zero bytes where a game or an extension record should start.
+pub const ZERO_FILLED: &str =
+    "zero bytes where a game should start (a zero-filled file or a hole in one): not data";
 /// More moves than any game has (our games end at 400 plies plus the opening): a longer one is
 /// garbage read as moves, and reading stops before it takes all memory.
 pub const MAX_GAME_MOVES: usize = 10_000;
@@ -254,8 +257,8 @@ pub enum ReadErrorKind {
     Corrupt,
     /// The file could not be read.
     Io,
-    /// The file could not be opened, or is not one to read (its message says which); nothing
-    /// was read.
+    /// The file could not be opened, is not one to read, or holds no whole game (its message
+    /// says which); nothing was read.
     Open,
 }
 
@@ -356,6 +359,12 @@ impl<R: Read> GameReader<R> {
     fn skip_extension(&mut self, at: u64) -> Result<(), ReadError> {
         let mut id_length = [0u8; 4];
         self.read_part(at, &mut id_length, "an extension record")?;
+        if id_length == [0; 4] {
+            // Sixteen zero bytes would pass as an empty record of id 0, which no writer makes:
+            // it is what a zero-filled file or a hole looks like, and reading on through a
+            // sparse gigabyte of them would find nothing but take seconds.
+            return Err(self.fail(at, ReadErrorKind::Corrupt, ZERO_FILLED.into()));
+        }
         let length = usize::from(u16::from_le_bytes([id_length[2], id_length[3]]));
         let mut rest = vec![0u8; length + MOVE_BYTES];
         self.read_part(at, &mut rest, "an extension record")?;
@@ -630,6 +639,20 @@ mod tests {
         assert_eq!(read.len(), 2);
         assert!(read[0].is_ok());
         assert_eq!(read[1].as_ref().unwrap_err().offset, second as u64);
+    }
+
+    #[test]
+    fn sixteen_zero_bytes_are_refused_as_zero_filled_not_skipped() {
+        // Zeros read as empty extension records of id 0 would be skipped to the end of any
+        // zero-filled file or hole.
+        for zeros in [16, 1 << 20] {
+            let bytes = vec![0u8; zeros];
+            let read: Vec<_> = GameReader::new(bytes.as_slice()).collect();
+            assert_eq!(read.len(), 1, "{zeros} zero bytes");
+            let e = read[0].as_ref().unwrap_err();
+            assert_eq!((e.kind.clone(), e.offset), (ReadErrorKind::Corrupt, 0));
+            assert_eq!(e.message, ZERO_FILLED);
+        }
     }
 
     #[test]
