@@ -66,14 +66,25 @@ fn kind_of(meta: &std::fs::Metadata) -> &'static str {
 /// Opens `path` for reading if it is a regular file (following symlinks), without ever
 /// blocking, and returns it with its size. The error is `"<path>: <reason>"`.
 pub fn open_regular(path: &Path) -> Result<(File, u64), String> {
-    let named = |why: String| format!("{}: {why}", path.display());
     let mut options = std::fs::OpenOptions::new();
     options.read(true);
+    let (file, meta) = open_nonblocking_regular(path, &mut options)?;
+    Ok((file, meta.len()))
+}
+
+/// Opens `path` with `options` and `O_NONBLOCK`, then refuses anything but a regular file by
+/// the open descriptor's type. A FIFO opened for reading blocks until a writer comes, and one
+/// opened for writing until a reader comes (non-blocking with no reader it fails with ENXIO):
+/// non-blocking it opens at once, or fails, and the type check refuses it. On a regular file
+/// the flag changes nothing.
+fn open_nonblocking_regular(
+    path: &Path,
+    options: &mut std::fs::OpenOptions,
+) -> Result<(File, std::fs::Metadata), String> {
+    let named = |why: String| format!("{}: {why}", path.display());
     #[cfg(unix)]
     {
         use std::os::unix::fs::OpenOptionsExt;
-        // A FIFO opened for reading blocks until a writer comes; non-blocking it opens at once
-        // and the type check below refuses it. On a regular file the flag changes nothing.
         options.custom_flags(libc::O_NONBLOCK);
     }
     let file = options.open(path).map_err(|e| named(reason(&e)))?;
@@ -81,7 +92,7 @@ pub fn open_regular(path: &Path) -> Result<(File, u64), String> {
     if !meta.is_file() {
         return Err(named(format!("{}, not a regular file", kind_of(&meta))));
     }
-    Ok((file, meta.len()))
+    Ok((file, meta))
 }
 
 /// Checks without opening that `path` names a regular file (following symlinks): for files
@@ -198,22 +209,10 @@ pub fn write_whole(path: &Path, bytes: &[u8]) -> Result<(), String> {
 /// or a folder in its place is refused. `read` opens it for reading too (to check what it
 /// holds before going on). The error is `"<path>: <reason>"`.
 pub fn open_append(path: &Path, create: bool, read: bool) -> Result<(File, bool), String> {
-    let named = |why: String| format!("{}: {why}", path.display());
     let existed = existing_output(path)?.is_some();
     let mut options = std::fs::OpenOptions::new();
     options.read(read).append(true).create(create);
-    #[cfg(unix)]
-    {
-        use std::os::unix::fs::OpenOptionsExt;
-        // A FIFO opened for writing blocks until a reader comes (and write-only non-blocking
-        // with no reader fails with ENXIO); either way the type check refuses it.
-        options.custom_flags(libc::O_NONBLOCK);
-    }
-    let file = options.open(path).map_err(|e| named(reason(&e)))?;
-    let meta = file.metadata().map_err(|e| named(reason(&e)))?;
-    if !meta.is_file() {
-        return Err(named(format!("{}, not a regular file", kind_of(&meta))));
-    }
+    let (file, _) = open_nonblocking_regular(path, &mut options)?;
     Ok((file, !existed))
 }
 
