@@ -7,6 +7,7 @@ pub mod epd;
 pub mod eval;
 pub mod files;
 pub mod memory;
+pub mod pages;
 pub mod params;
 pub mod perft;
 pub mod position;

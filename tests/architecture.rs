@@ -22,6 +22,8 @@ const LAYERS: &[&[&str]] = &[
     &["search", "perft"],
     // Libraries the commands drive: bench positions, self-play data, the alpha-beta lab.
     &["bench", "datagen", "reference"],
+    // The web pages (HTML with their JSON and scripts), drawn from the lab and the evaluation.
+    &["pages"],
     // The tuner fits the evaluation to datagen's records; the trainer fits the net to them.
     &["tune", "train"],
     // The two front doors: the command line and the UCI loop.

@@ -12,8 +12,8 @@ use std::path::PathBuf;
 use std::process::Command;
 
 use common::json::{page_data, J};
+use cutoff::pages::tree::{tree_page, Order};
 use cutoff::reference::bracket::{BracketTree, ROOT};
-use cutoff::reference::html::{tree_page, Order};
 use cutoff::reference::minimax::Side;
 use cutoff::reference::tree::{analyse, summary, trace_text};
 use proptest::prelude::*;

@@ -12,9 +12,9 @@ use std::str::FromStr;
 use indicatif::{ProgressBar, ProgressStyle};
 use shakmaty::{CastlingMode, Chess, EnPassantMode, Position};
 
+use crate::pages::compare::compare_page;
 use crate::position::{read_fen, FenPolicy};
-use crate::reference::compare::{compare_depth, svg_plot, table};
-use crate::reference::compare_html::{compare_page, principal_line};
+use crate::reference::compare::{compare_depth, principal_line, svg_plot, table};
 use crate::types::Depth;
 
 /// The deepest `--depth` accepted: minimax beyond this would not finish anyway.

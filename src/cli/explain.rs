@@ -15,8 +15,8 @@ use shakmaty::{CastlingMode, Chess};
 use crate::eval::classical::report;
 use crate::eval::explain::{self, map_lines, placement_maps, report_lines};
 use crate::eval::{Evaluator, EvaluatorKind, Network};
+use crate::pages::explain::{explain_page, ExplainPage, Explained};
 use crate::position::{read_fen, FenPolicy};
-use crate::reference::explain_html::{explain_page, ExplainPage, Explained};
 
 /// The committed sample the maps are measured over (explain/sample.fen says how it was drawn).
 const SAMPLE: &str = include_str!("../../explain/sample.fen");

@@ -8,8 +8,8 @@
 use std::path::PathBuf;
 use std::process::ExitCode;
 
+use crate::pages::tree::{tree_page, Order};
 use crate::reference::bracket::BracketTree;
-use crate::reference::html::{tree_page, Order};
 use crate::reference::minimax::Side;
 use crate::reference::tree::{analyse, summary, trace_text};
 

@@ -1,5 +1,6 @@
 //! Minimax against alpha-beta with several move orderings on one chess position, at a fixed
-//! depth: the runs, the text table and the plot of `cutoff compare` ([`crate::cli::compare`]).
+//! depth: the runs, the text table and the plot of `cutoff compare` ([`crate::cli::compare`]),
+//! and the principal line its page shows ([`crate::pages::compare`]).
 //!
 //! Every mode must return minimax's value (the table says so in a `verdict:` line); what
 //! differs is how many nodes each needed. See `docs/alphabeta.md` for how to read the table.
@@ -8,12 +9,15 @@ use std::fmt::Write as _;
 use std::time::Duration;
 
 use indicatif::ProgressBar;
-use shakmaty::{Chess, Position};
+use shakmaty::san::SanPlus;
+use shakmaty::{Chess, Move, Position};
 
-use super::chess::{minimal_tree_leaves, run_mode, ChessTree, Mode, ModeResult};
-use super::minimax::Counters;
+use super::chess::{
+    minimal_tree_leaves, run_mode, to_score, ChessNode, ChessTree, HashMoveOrder, Mode, ModeResult,
+};
+use super::minimax::{AlphaBeta, Counters, Side, Silent, Value};
 use super::svg::{plot, Labels, Series};
-use crate::types::Depth;
+use crate::types::{Depth, Score};
 
 /// All modes' results at one depth.
 #[derive(Clone, Debug)]
@@ -209,4 +213,96 @@ pub fn svg_plot(fen: &str, root_moves: usize, all: &[DepthResults]) -> String {
         },
         &series,
     )
+}
+
+/// A move and the exact value of the position after it, from the root side's point of view.
+#[derive(Clone, Debug)]
+pub struct ValuedMove {
+    pub san: String,
+    pub value: Score,
+}
+
+/// The root moves valued at the deepest depth, best first, and the principal line: the best
+/// move for the side to move at each ply, ties going to the first in generation order.
+#[derive(Clone, Debug)]
+pub struct Line {
+    pub depth: Depth,
+    pub root_moves: Vec<ValuedMove>,
+    pub line: Vec<String>,
+}
+
+/// Exact values of `pos`'s children `depth - 1` plies deep, from Max's (the root side's) view.
+/// Alpha-beta with a full window is exact; its hash-move table only speeds it up.
+fn child_values(
+    tree: &ChessTree,
+    order: &mut HashMoveOrder,
+    node: &ChessNode,
+    side: Side,
+) -> Vec<(Move, Value)> {
+    use super::minimax::GameTree;
+    tree.moves(node)
+        .into_iter()
+        .map(|m| {
+            let child = tree.play(node, m);
+            let mut silent = Silent;
+            let v = AlphaBeta::new(tree, order, &mut silent).value(&child, side.other());
+            (m, v)
+        })
+        .collect()
+}
+
+/// The best of `values` for `side`; the first of equals.
+fn best(values: &[(Move, Value)], side: Side) -> Option<(Move, Value)> {
+    let mut best: Option<(Move, Value)> = None;
+    for &(m, v) in values {
+        let better = match (best, side) {
+            (None, _) => true,
+            (Some((_, b)), Side::Max) => v > b,
+            (Some((_, b)), Side::Min) => v < b,
+        };
+        if better {
+            best = Some((m, v));
+        }
+    }
+    best
+}
+
+/// Values the root moves and follows the best move down to the horizon. Costs about as much
+/// as one oracle-ordered search; not counted in any table.
+pub fn principal_line(pos: &Chess, depth: Depth) -> Line {
+    let tree = ChessTree::new();
+    let mut order = HashMoveOrder::default();
+    let root = ChessNode::root(pos.clone(), depth);
+    let values = child_values(&tree, &mut order, &root, Side::Max);
+    let mut root_moves: Vec<(Move, Value)> = values.clone();
+    root_moves.sort_by_key(|&(_, v)| std::cmp::Reverse(v));
+    let root_moves = root_moves
+        .into_iter()
+        .map(|(m, v)| ValuedMove {
+            san: SanPlus::from_move(pos.clone(), m).to_string(),
+            value: to_score(v),
+        })
+        .collect();
+
+    let mut line = Vec::new();
+    let (mut node, mut side, mut values) = (root, Side::Max, values);
+    while let Some((m, _)) = best(&values, side) {
+        line.push(SanPlus::from_move(node.pos.clone(), m).to_string());
+        node = ChessNode {
+            pos: {
+                let mut p = node.pos.clone();
+                p.play_unchecked(m);
+                p
+            },
+            depth: node.depth - 1,
+            ply: node.ply + 1,
+        };
+        side = side.other();
+        values = child_values(&tree, &mut order, &node, side);
+    }
+    Line {
+        depth,
+        root_moves,
+        line,
+    }
 }

@@ -13,9 +13,8 @@
 //! - [`chess`]: shakmaty positions searched to a fixed depth, and the orderings of
 //!   `cutoff compare`.
 //! - [`tree`], [`compare`]: what the two subcommands ([`crate::cli::tree`],
-//!   [`crate::cli::compare`]) run and print; [`svg`]: the nodes-per-depth plot; [`html`] (with
-//!   [`json`]) and [`compare_html`]: the same as self-contained web pages (`--html`). The pages
-//!   build on the text reports, never the other way round.
+//!   [`crate::cli::compare`]) run and print; [`svg`]: the nodes-per-depth plot. Their web pages
+//!   (`--html`) are drawn in [`crate::pages`] from this data, never the other way round.
 //!
 //! This code is for teaching and testing, not speed: it allocates a move list per node and
 //! clones positions (copy-make).
@@ -23,10 +22,6 @@
 pub mod bracket;
 pub mod chess;
 pub mod compare;
-pub mod compare_html;
-pub mod explain_html;
-pub mod html;
-pub mod json;
 pub mod minimax;
 pub mod svg;
 pub mod tree;

@@ -6,107 +6,13 @@
 
 use std::fmt::Write as _;
 
-use shakmaty::san::SanPlus;
-use shakmaty::{Chess, Color, Move, Position, Role, Square};
+use shakmaty::{Chess, Color, Position, Role, Square};
 
-use super::chess::{minimal_tree_leaves, to_score, ChessNode, ChessTree, HashMoveOrder, Mode};
-use super::compare::{svg_plot, DepthResults};
-use super::html::{escape, page};
 use super::json::Json;
-use super::minimax::{AlphaBeta, Counters, Side, Silent, Value};
-use crate::types::{Depth, Score};
-
-/// A move and the exact value of the position after it, from the root side's point of view.
-#[derive(Clone, Debug)]
-pub struct ValuedMove {
-    pub san: String,
-    pub value: Score,
-}
-
-/// The root moves valued at the deepest depth, best first, and the principal line: the best
-/// move for the side to move at each ply, ties going to the first in generation order.
-#[derive(Clone, Debug)]
-pub struct Line {
-    pub depth: Depth,
-    pub root_moves: Vec<ValuedMove>,
-    pub line: Vec<String>,
-}
-
-/// Exact values of `pos`'s children `depth - 1` plies deep, from Max's (the root side's) view.
-/// Alpha-beta with a full window is exact; its hash-move table only speeds it up.
-fn child_values(
-    tree: &ChessTree,
-    order: &mut HashMoveOrder,
-    node: &ChessNode,
-    side: Side,
-) -> Vec<(Move, Value)> {
-    use super::minimax::GameTree;
-    tree.moves(node)
-        .into_iter()
-        .map(|m| {
-            let child = tree.play(node, m);
-            let mut silent = Silent;
-            let v = AlphaBeta::new(tree, order, &mut silent).value(&child, side.other());
-            (m, v)
-        })
-        .collect()
-}
-
-/// The best of `values` for `side`; the first of equals.
-fn best(values: &[(Move, Value)], side: Side) -> Option<(Move, Value)> {
-    let mut best: Option<(Move, Value)> = None;
-    for &(m, v) in values {
-        let better = match (best, side) {
-            (None, _) => true,
-            (Some((_, b)), Side::Max) => v > b,
-            (Some((_, b)), Side::Min) => v < b,
-        };
-        if better {
-            best = Some((m, v));
-        }
-    }
-    best
-}
-
-/// Values the root moves and follows the best move down to the horizon. Costs about as much
-/// as one oracle-ordered search; not counted in any table.
-pub fn principal_line(pos: &Chess, depth: Depth) -> Line {
-    let tree = ChessTree::new();
-    let mut order = HashMoveOrder::default();
-    let root = ChessNode::root(pos.clone(), depth);
-    let values = child_values(&tree, &mut order, &root, Side::Max);
-    let mut root_moves: Vec<(Move, Value)> = values.clone();
-    root_moves.sort_by_key(|&(_, v)| std::cmp::Reverse(v));
-    let root_moves = root_moves
-        .into_iter()
-        .map(|(m, v)| ValuedMove {
-            san: SanPlus::from_move(pos.clone(), m).to_string(),
-            value: to_score(v),
-        })
-        .collect();
-
-    let mut line = Vec::new();
-    let (mut node, mut side, mut values) = (root, Side::Max, values);
-    while let Some((m, _)) = best(&values, side) {
-        line.push(SanPlus::from_move(node.pos.clone(), m).to_string());
-        node = ChessNode {
-            pos: {
-                let mut p = node.pos.clone();
-                p.play_unchecked(m);
-                p
-            },
-            depth: node.depth - 1,
-            ply: node.ply + 1,
-        };
-        side = side.other();
-        values = child_values(&tree, &mut order, &node, side);
-    }
-    Line {
-        depth,
-        root_moves,
-        line,
-    }
-}
+use super::{escape, page};
+use crate::reference::chess::{minimal_tree_leaves, Mode};
+use crate::reference::compare::{svg_plot, DepthResults, Line, ValuedMove};
+use crate::reference::minimax::Counters;
 
 /// The board as plain SVG, White at the bottom, pieces as chess glyphs.
 pub fn board_svg(pos: &Chess) -> String {

@@ -1,5 +1,6 @@
-//! `--html`: the lab as one self-contained web page. No network is needed to view it: the
-//! styles, the script and the drawings are inline, with no external address anywhere.
+//! `cutoff tree --html FILE`: the lab's tree search as one self-contained web page. No network
+//! is needed to view it: the styles, the script and the drawings are inline, with no external
+//! address anywhere.
 //!
 //! The page is written from the reference search's own [`Event`]s (the ones `--trace` prints,
 //! each with its trace line) and embeds them, with the counts, as JSON in
@@ -7,26 +8,14 @@
 //! what that JSON says, and the tests read the JSON back: the page cannot disagree with the
 //! text output.
 
-use super::bracket::{BracketTree, ROOT};
 use super::json::Json;
-use super::minimax::{show, Side, Value};
-use super::tree::{pruned_leaves, Event, Observed, Report};
+use super::{escape, page};
+use crate::reference::bracket::{BracketTree, ROOT};
+use crate::reference::minimax::{show, Side, Value};
+use crate::reference::tree::{pruned_leaves, Event, Observed, Report};
 use crate::types::Bound;
 
-const PAGE: &str = include_str!("lab/page.html");
-const CSS: &str = include_str!("lab/lab.css");
-const TREE_JS: &str = include_str!("lab/tree.js");
-
-/// The `id` of the script element holding the page's data.
-pub const DATA_ID: &str = "cutoff-data";
-
-/// Escapes text for HTML element content and attribute values.
-pub fn escape(s: &str) -> String {
-    s.replace('&', "&amp;")
-        .replace('<', "&lt;")
-        .replace('>', "&gt;")
-        .replace('"', "&quot;")
-}
+const TREE_JS: &str = include_str!("assets/tree.js");
 
 /// A value as a person reads it: `3`, `−2`, `+∞`, `−∞` (the JSON keeps [`show`]'s ASCII).
 pub fn pretty(v: Value) -> String {
@@ -34,16 +23,6 @@ pub fn pretty(v: Value) -> String {
         .replace("+inf", "+\u{221e}")
         .replace("-inf", "\u{2212}\u{221e}")
         .replace('-', "\u{2212}")
-}
-
-/// The whole page: `body` is trusted HTML; `script` (may be empty) runs after the data.
-pub fn page(title: &str, body: &str, data: &Json, script: &str) -> String {
-    // The JSON writer escapes `<`, so nothing in the data can end its script element early.
-    PAGE.replace("{{TITLE}}", &escape(title))
-        .replace("{{CSS}}", CSS)
-        .replace("{{SCRIPT}}", script)
-        .replace("{{BODY}}", body)
-        .replace("{{DATA}}", &data.to_text())
 }
 
 /// Which searches the tree page shows.
@@ -258,8 +237,8 @@ pub fn tree_data(tree: &BracketTree, root_side: Side, report: &Report, order: Or
     let nodes = (0..tree.nodes.len())
         .map(|n| {
             let leaf = match &tree.nodes[n].kind {
-                super::bracket::Kind::Leaf(v) => value(*v),
-                super::bracket::Kind::Inner(_) => Json::Null,
+                crate::reference::bracket::Kind::Leaf(v) => value(*v),
+                crate::reference::bracket::Kind::Inner(_) => Json::Null,
             };
             Json::obj([
                 ("path", Json::str(tree.path(n))),
@@ -324,7 +303,10 @@ fn tree_body(tree: &BracketTree, root_side: Side, report: &Report) -> String {
         cuts.push_str(&format!(
             "<li>{}: skipped {}</li>\n",
             escape(&cut_label(tree, cut.node, cut.alpha, cut.beta)),
-            escape(&super::tree::describe_skipped(tree, &cut.skipped))
+            escape(&crate::reference::tree::describe_skipped(
+                tree,
+                &cut.skipped
+            ))
         ));
     }
     if cuts.is_empty() {
