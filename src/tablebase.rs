@@ -15,17 +15,13 @@ use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::path::Path;
 
 use shakmaty::{Chess, Move, Position};
-use shakmaty_syzygy::{Dtz, MaybeRounded, Tablebase, Wdl};
+use shakmaty_syzygy::{Dtz, MaybeRounded, Wdl};
 
 mod checksum;
 mod load;
+mod tables;
 
-/// The first bytes of every WDL (`.rtbw`) and DTZ (`.rtbz`) table file.
-const WDL_MAGIC: [u8; 4] = [0x71, 0xe8, 0x23, 0x5d];
-const DTZ_MAGIC: [u8; 4] = [0xd7, 0x66, 0x0c, 0xa5];
-
-/// Separators of several directories in one `SyzygyPath` (`;` as well, as on Windows).
-const PATH_SEPARATORS: [char; 2] = [':', ';'];
+pub use tables::{Loaded, Tablebases};
 
 /// The outcome of a position for the side to move, as the tables give it (WDL<sub>50</sub>).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
@@ -59,47 +55,6 @@ impl Outcome {
             Outcome::CursedWin => 1,
             Outcome::Win => 2,
         }
-    }
-}
-
-/// What loading a `SyzygyPath` found.
-#[derive(Debug, Default)]
-pub struct Loaded {
-    /// Table files added (WDL and DTZ each count).
-    pub files: usize,
-    /// Materials with a WDL table, which every probe needs (a WDL and DTZ pair counts once,
-    /// as Stockfish's "Found N tablebases" counts; a DTZ file without its WDL is not used).
-    pub tables: usize,
-    /// Directories named (`<empty>` and empty parts not counted).
-    pub directories: usize,
-    /// One line per directory or file that could not be used, naming it.
-    pub errors: Vec<String>,
-}
-
-/// The tables of one `SyzygyPath`.
-pub struct Tablebases {
-    tables: Tablebase<Chess>,
-    /// The table names (materials, e.g. `KQvKR`) with a WDL table, and with a DTZ table.
-    wdl: Vec<String>,
-    dtz: Vec<String>,
-}
-
-impl Default for Tablebases {
-    fn default() -> Self {
-        Tablebases {
-            tables: Tablebase::new(),
-            wdl: Vec::new(),
-            dtz: Vec::new(),
-        }
-    }
-}
-
-impl std::fmt::Debug for Tablebases {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.debug_struct("Tablebases")
-            .field("wdl", &self.wdl.len())
-            .field("dtz", &self.dtz.len())
-            .finish()
     }
 }
 

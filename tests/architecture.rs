@@ -1,5 +1,6 @@
 //! The layering of `src/` (docs/architecture.md), checked on the source text: every module's
-//! `crate::` and `super::` paths form the import graph, which must have no circle, no arrow
+//! `crate::` and `super::` paths, and the paths into its own children (`use child::...`,
+//! `child::f()`, `self::child::...`), form the import graph, which must have no circle, no arrow
 //! running up a layer, and no arrow from a `search/` file back up to the search's front
 //! (`search/mod.rs`). Library code below the command line and `uci/` never prints to stdout.
 
@@ -115,9 +116,30 @@ fn expand_group(prefix: &str, body: &str, out: &mut Vec<String>) {
 /// The paths starting with `crate::` or `super::` that a module's code names, with groups
 /// expanded.
 fn paths_in(code: &str) -> Vec<String> {
+    paths_starting(code, &["crate::", "super::"])
+}
+
+/// The paths into a module's own children (`children`: their names) that its code names:
+/// `child::x`, `self::child::x` and `use child::{x, y}`, each given as `child::x`. A path
+/// reached through something else (`other::child::x`, `crate::child::x`) is not one of them.
+fn child_paths_in(code: &str, children: &[&str]) -> Vec<String> {
+    let starts: Vec<String> = children
+        .iter()
+        .flat_map(|c| [format!("{c}::"), format!("self::{c}::")])
+        .collect();
+    let starts: Vec<&str> = starts.iter().map(String::as_str).collect();
+    paths_starting(code, &starts)
+        .into_iter()
+        .map(|p| p.strip_prefix("self::").map_or(p.clone(), str::to_string))
+        .collect()
+}
+
+/// The paths starting with one of `starts` (each ending in `::`, and not itself the tail of a
+/// longer path or name) that the code names, with groups expanded.
+fn paths_starting(code: &str, starts: &[&str]) -> Vec<String> {
     let mut paths = Vec::new();
     let is_path_char = |c: char| c.is_alphanumeric() || c == '_' || c == ':';
-    for start in ["crate::", "super::"] {
+    for start in starts {
         for (at, _) in code.match_indices(start) {
             let before = code[..at].chars().last();
             if before.is_some_and(|c| c.is_alphanumeric() || c == '_' || c == ':') {
@@ -166,9 +188,24 @@ fn graph() -> Graph {
     for file in &files {
         let module = module_of(file);
         let text = code_of(&fs::read_to_string(file).unwrap());
-        for path in paths_in(&text) {
+        // A module's own children, named without `crate::` or `super::`: `use child::x`.
+        let children: Vec<&str> = modules
+            .iter()
+            .filter_map(|m| match module.as_str() {
+                "" => Some(m.as_str()),
+                _ => m.strip_prefix(&format!("{module}::")),
+            })
+            .filter(|c| !c.is_empty() && !c.contains("::"))
+            .collect();
+        let own = child_paths_in(&text, &children)
+            .into_iter()
+            .map(|p| format!("self::{p}"));
+        for path in paths_in(&text).into_iter().chain(own) {
             let mut parts: Vec<&str> = path.split("::").collect();
-            let mut target: Vec<&str> = if parts[0] == "super" {
+            let mut target: Vec<&str> = if parts[0] == "self" {
+                parts.remove(0);
+                module.split("::").filter(|p| !p.is_empty()).collect()
+            } else if parts[0] == "super" {
                 let mut base: Vec<&str> = module.split("::").collect();
                 // `super` of `a::b` is `a`; a file's own children use `self`, not `super`.
                 while parts.first() == Some(&"super") {
@@ -265,12 +302,23 @@ fn the_checker_sees_imports_of_every_form() {
             "super::f"
         ]
     );
+    let code = "use child::{X, y::Z};\nlet v = child::f(self::child::g());\n\
+                use other::child::W;\nlet w = crate::child::V + mychild::U;";
+    let mut own = child_paths_in(code, &["child"]);
+    own.sort();
+    assert_eq!(own, ["child::X", "child::f", "child::g", "child::y::Z"]);
     let g = graph();
     assert!(
         g.edges
             .get("search::shared")
             .is_some_and(|e| e.contains("tt")),
         "the search's shared state imports the table, and the checker must see it"
+    );
+    assert!(
+        g.edges
+            .get("datagen")
+            .is_some_and(|e| e.contains("datagen::viriformat")),
+        "datagen's front imports its child by `use viriformat::...`, and the checker must see it"
     );
 }
 

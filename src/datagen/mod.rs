@@ -24,6 +24,7 @@ pub mod inspect;
 pub mod manifest;
 pub mod output;
 pub mod record;
+mod result;
 pub mod run;
 pub mod sha256;
 pub mod training;
@@ -41,6 +42,7 @@ use crate::tablebase::{Outcome, Tablebases};
 use crate::types::Score;
 use crate::util::read_lines;
 use record::{Record, RECORD_BYTES};
+pub use result::GameResult;
 use viriformat::ScoredGame;
 
 /// Transposition table per worker. A few thousand nodes per move never fill it; a small table
@@ -72,41 +74,6 @@ pub const RANDOM_PLIES_NO_BOOK: (u32, u32) = (8, 9);
 pub const RANDOM_PLIES_BOOK: (u32, u32) = (2, 4);
 /// Soft node limit of the check search when no book is given.
 pub const CHECK_NODES_NO_BOOK: u64 = 4000;
-
-/// A finished game's result.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum GameResult {
-    WhiteWins,
-    Draw,
-    BlackWins,
-}
-
-impl GameResult {
-    /// White's score as text: 1.0, 0.5 or 0.0.
-    pub fn label(self) -> &'static str {
-        match self {
-            GameResult::WhiteWins => "1.0",
-            GameResult::Draw => "0.5",
-            GameResult::BlackWins => "0.0",
-        }
-    }
-
-    /// White's score.
-    pub fn white_score(self) -> f32 {
-        match self {
-            GameResult::WhiteWins => 1.0,
-            GameResult::Draw => 0.5,
-            GameResult::BlackWins => 0.0,
-        }
-    }
-
-    fn win_for(color: Color) -> GameResult {
-        match color {
-            Color::White => GameResult::WhiteWins,
-            Color::Black => GameResult::BlackWins,
-        }
-    }
-}
 
 /// What one game produced.
 #[derive(Clone, Debug)]

@@ -38,7 +38,7 @@ use shakmaty::{
     Position, Role, Setup, Square,
 };
 
-use super::GameResult;
+use super::result::GameResult;
 
 /// Bytes of a packed board, the head of a game.
 pub const BOARD_BYTES: usize = 32;

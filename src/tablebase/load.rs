@@ -29,9 +29,16 @@ use shakmaty_syzygy::filesystem::{Filesystem, RandomAccessFile, ReadHint};
 use shakmaty_syzygy::{Material, Metric, ProbeError, Syzygy, SyzygyError, Tablebase};
 
 use super::checksum::{self, CHECKSUM_AT_LOAD};
-use super::{Loaded, Tablebases, DTZ_MAGIC, PATH_SEPARATORS, WDL_MAGIC};
+use super::tables::{Loaded, Tablebases};
 use crate::files;
 use crate::rng::Rng;
+
+/// The first bytes of every WDL (`.rtbw`) and DTZ (`.rtbz`) table file.
+const WDL_MAGIC: [u8; 4] = [0x71, 0xe8, 0x23, 0x5d];
+const DTZ_MAGIC: [u8; 4] = [0xd7, 0x66, 0x0c, 0xa5];
+
+/// Separators of several directories in one `SyzygyPath` (`;` as well, as on Windows).
+const PATH_SEPARATORS: [char; 2] = [':', ';'];
 
 /// Positions probed per side to move when a table too large for its checksum to be checked at
 /// load is loaded: a table cut to 2,000 of its 5,392 bytes (KQvK.rtbz) fails most of them.

@@ -12,6 +12,12 @@ use crate::eval::classical::trace::Trace;
 use crate::eval::classical::{self as eval, params, scale::SCALE_NORMAL, Taper, MAX_PHASE};
 use crate::position::{read_fen, FenPolicy};
 
+/// Expected score for White of a White-side evaluation: `1 / (1 + 10^(-k * eval / 400))`.
+#[inline]
+pub fn sigmoid(k: f64, eval: f64) -> f64 {
+    1.0 / (1.0 + 10f64.powf(-k * eval / 400.0))
+}
+
 /// The tuner's parameters: every parameter's middlegame value, then every endgame value.
 pub const PARAMS: usize = 2 * params::COUNT;
 /// Searched plies from the opening below which a stored position is still book-like.
@@ -160,7 +166,7 @@ impl Dataset {
             self.targets[i] = if s.is_nan() {
                 r as f32
             } else {
-                (lambda * r + (1.0 - lambda) * super::sigmoid(k, s)) as f32
+                (lambda * r + (1.0 - lambda) * sigmoid(k, s)) as f32
             };
         }
     }

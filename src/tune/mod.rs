@@ -18,6 +18,7 @@ use std::time::{Duration, Instant};
 use rayon::prelude::*;
 
 use crate::eval::classical::params::COUNT;
+pub use features::sigmoid;
 use features::{Dataset, PARAMS};
 
 /// Positions per parallel work item: large enough that summing the per-item gradients is cheap.
@@ -31,12 +32,6 @@ const ADAM_BETA2: f64 = 0.999;
 const ADAM_EPSILON: f64 = 1e-8;
 /// Default of `--l2`.
 pub const DEFAULT_L2: f64 = 4e-9;
-
-/// Expected score for White of a White-side evaluation: `1 / (1 + 10^(-k * eval / 400))`.
-#[inline]
-pub fn sigmoid(k: f64, eval: f64) -> f64 {
-    1.0 / (1.0 + 10f64.powf(-k * eval / 400.0))
-}
 
 /// The evaluation of position `i` from White's side under `params` (fractional: no rounding),
 /// with the position's entries, shares and target.

@@ -14,6 +14,7 @@
 pub mod bits;
 mod king;
 pub mod params;
+mod pawn_cache;
 mod pawns;
 mod pieces;
 pub mod report;
@@ -33,7 +34,7 @@ pub use taper::Taper;
 use trace::{NoTrace, Trace};
 use weights::WEIGHTS;
 
-pub use pawns::PawnCache;
+pub use pawn_cache::PawnCache;
 
 /// How much each role counts towards the middlegame phase; a full board is `MAX_PHASE`.
 pub const PHASE_WEIGHT: [i32; 6] = [0, 1, 1, 2, 4, 0];

@@ -12,40 +12,9 @@ use super::params::{
     BACKWARD, DEFENDED_PAWN, DOUBLED, ISOLATED, PASSED, PASSED_BLOCKED, PASSED_ENEMY_KING_DISTANCE,
     PASSED_OWN_KING_DISTANCE, PASSED_SAFE_PUSH, PHALANX,
 };
-use super::taper::Packed;
+use super::pawn_cache::{slot, PawnCache, PawnEntry};
 use super::trace::Trace;
 use super::{side_index, Eval};
-
-/// Entries of the pawn cache (a power of two; 32 bytes each).
-const PAWN_CACHE_ENTRIES: usize = 8192;
-
-/// The pawn-only part of the pawn terms of one pawn structure.
-#[derive(Clone, Copy, Debug, Default)]
-struct PawnEntry {
-    /// White's and Black's pawns: the whole key, so a hit is never a collision.
-    pawns: [u64; 2],
-    /// White's and Black's pawn-only score.
-    score: [Packed; 2],
-    /// White's and Black's passed pawns.
-    passed: [u64; 2],
-}
-
-/// The pawn-only part of the pawn terms of recent pawn structures. A hit gives exactly what
-/// computing them would (the whole key is kept), so a cache changes speed, never a value.
-pub struct PawnCache(Box<[PawnEntry]>);
-
-impl Default for PawnCache {
-    /// Zeroed entries are right for the empty key: no pawns, no score, no passers.
-    fn default() -> Self {
-        PawnCache(vec![PawnEntry::default(); PAWN_CACHE_ENTRIES].into_boxed_slice())
-    }
-}
-
-fn slot(pawns: [u64; 2]) -> usize {
-    let h =
-        pawns[0].wrapping_mul(0x9E37_79B9_7F4A_7C15) ^ pawns[1].wrapping_mul(0xC2B2_AE3D_27D4_EB4F);
-    (h >> 32) as usize & (PAWN_CACHE_ENTRIES - 1)
-}
 
 /// Chebyshev distance: the king moves it takes.
 fn distance(a: u32, b: u32) -> i32 {
