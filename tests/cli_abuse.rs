@@ -302,24 +302,32 @@ fn perft_suite_refuses_an_absurd_depth_in_the_file() {
 
 #[test]
 fn perft_refuses_absurd_depths_hash_sizes_and_thread_counts() {
-    for depth in ["11", "99", "4294967295"] {
-        let r = run(&["perft", depth]);
-        assert_refused(&r, &format!("perft {depth}"), "maximum");
+    let usize_max = usize::MAX.to_string();
+    // (the arguments after `perft`, what the refusal must say)
+    let cases: &[(&[&str], &str)] = &[
+        (&["11"], "maximum"),
+        (&["99"], "maximum"),
+        (&["4294967295"], "maximum"),
+        // A depth beyond u32.
+        (&["99999999999999999999"], "invalid value"),
+        (&["-3"], "unexpected argument '-3'"),
+        (&["2", "--hash", "100000000"], "cannot allocate"),
+        (&["2", "--hash", "17592186044415"], "cannot allocate"),
+        (&["2", "--hash", &usize_max], "cannot allocate"),
+        (&["2", "--threads", "1000000"], "maximum"),
+        // A truncated FEN.
+        (&["2", "--fen", "rnbqkbnr/pppppppp/8/8/8"], "FEN"),
+        // The side not to move in check.
+        (
+            &["2", "--fen", "4k3/4R3/8/8/8/8/8/4K3 w - - 0 1"],
+            "illegal",
+        ),
+    ];
+    for (args, expected) in cases {
+        let args: Vec<&str> = ["perft"].iter().chain(args.iter()).copied().collect();
+        let r = run(&args);
+        assert_refused(&r, &args.join(" "), expected);
     }
-    let r = run(&["perft", "99999999999999999999"]);
-    assert_refused(&r, "perft with a depth beyond u32", "invalid value");
-    let r = run(&["perft", "-3"]);
-    assert_refused(&r, "perft -3", "unexpected argument '-3'");
-    for hash in ["100000000", "17592186044415", &usize::MAX.to_string()] {
-        let r = run(&["perft", "2", "--hash", hash]);
-        assert_refused(&r, &format!("perft --hash {hash}"), "cannot allocate");
-    }
-    let r = run(&["perft", "2", "--threads", "1000000"]);
-    assert_refused(&r, "perft --threads 1000000", "maximum");
-    let r = run(&["perft", "2", "--fen", "rnbqkbnr/pppppppp/8/8/8"]);
-    assert_refused(&r, "perft on a truncated FEN", "FEN");
-    let r = run(&["perft", "2", "--fen", "4k3/4R3/8/8/8/8/8/4K3 w - - 0 1"]);
-    assert_refused(&r, "perft with the side not to move in check", "illegal");
 }
 
 /// The FEN reader serves `perft --fen`, suites, datagen books and tuning data alike: a move
@@ -327,23 +335,23 @@ fn perft_refuses_absurd_depths_hash_sizes_and_thread_counts() {
 #[test]
 fn perft_refuses_fen_counters_beyond_their_range_and_counts_at_the_largest() {
     let board = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq -";
-    let r = run(&[
-        "perft",
-        "1",
-        "--fen",
-        &format!("{board} 0 99999999999999999999"),
-    ]);
-    assert_refused(
-        &r,
-        "perft with a fullmove number beyond u32",
-        "fullmove number 99999999999999999999 is beyond 4294967295",
-    );
-    let r = run(&["perft", "1", "--fen", &format!("{board} 4294967296 1")]);
-    assert_refused(
-        &r,
-        "perft with a halfmove clock beyond u32",
-        "halfmove clock 4294967296 is beyond 4294967295",
-    );
+    // (what, the FEN's counters, what the refusal must say)
+    let cases = [
+        (
+            "a fullmove number beyond u32",
+            "0 99999999999999999999",
+            "fullmove number 99999999999999999999 is beyond 4294967295",
+        ),
+        (
+            "a halfmove clock beyond u32",
+            "4294967296 1",
+            "halfmove clock 4294967296 is beyond 4294967295",
+        ),
+    ];
+    for (what, counters, expected) in cases {
+        let r = run(&["perft", "1", "--fen", &format!("{board} {counters}")]);
+        assert_refused(&r, &format!("perft with {what}"), expected);
+    }
     let r = run(&[
         "perft",
         "1",
@@ -388,12 +396,16 @@ fn tree_refuses_bad_trees_with_a_message_not_a_stack_overflow() {
 #[test]
 fn tree_from_stdin_refuses_nesting_100000_deep_and_binary_input() {
     let deep = "[".repeat(100_000) + "1" + &"]".repeat(100_000);
-    let r = run_with_input(&["tree", "-"], deep.as_bytes());
-    assert_refused(&r, "tree - nested 100000 deep", "nesting");
-    let r = run_with_input(&["tree", "-"], &binary_junk(1000));
-    assert_refused(&r, "tree - on binary input", "UTF-8");
-    let r = run_with_input(&["tree", "-"], b"");
-    assert_refused(&r, "tree - on empty input", "expected");
+    // (what, standard input, what the refusal must say)
+    let cases = [
+        ("nested 100000 deep", deep.into_bytes(), "nesting"),
+        ("on binary input", binary_junk(1000), "UTF-8"),
+        ("on empty input", Vec::new(), "expected"),
+    ];
+    for (what, input, expected) in &cases {
+        let r = run_with_input(&["tree", "-"], input);
+        assert_refused(&r, &format!("tree - {what}"), expected);
+    }
     let r = run_with_input(&["tree", "-"], b"[[3,12,8],[2,4,6],[14,5,2]]\n");
     assert!(r.status.success(), "{}", r.stderr);
     assert!(r.stdout.contains("minimax: 3"), "{}", r.stdout);
