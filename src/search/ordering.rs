@@ -230,7 +230,7 @@ fn victim_index(m: &Move) -> usize {
     }
 }
 
-/// The index of the first of the highest of `keys` (not empty), as both pickers select. One
+/// The index of the first of the highest of `keys` (not empty), as the picker selects. One
 /// pass, the first of equal keys kept (strictly greater replaces): a vectorized maximum
 /// followed by a search for where it occurs mispredicts that search's exit.
 #[inline]
@@ -300,8 +300,8 @@ pub(super) fn capture_key(side: Color, m: &Move, capture_history: Option<&Histor
     }
 }
 
-/// A node's moves and their ordering keys, in the caller's frame. Both pickers work in it and
-/// hold only references: a picker that held its keys (1 KB) was copied whenever it was
+/// A node's moves and their ordering keys, in the caller's frame. The picker works in it and
+/// holds only references: a picker that held its keys (1 KB) was copied whenever it was
 /// returned, a `memcpy` per node (about 1.7 % of `cutoff bench 8`'s instructions).
 pub struct MoveBuffer {
     pub moves: MoveList,
@@ -325,16 +325,6 @@ impl Default for MoveBuffer {
     }
 }
 
-/// Legal moves with their ordering keys, handed out best first by selection: at a node that
-/// cuts after one or two moves the rest are never sorted. The moves stay in the caller's
-/// [`MoveBuffer`] (reordered there): a list is over a kilobyte, and the picker is built at
-/// every node.
-pub struct MovePicker<'a> {
-    moves: &'a mut MoveList,
-    keys: &'a mut ArrayVec<i32, 256>,
-    next: usize,
-}
-
 /// The largest history score of a quiet move: butterfly plus two continuation entries.
 const QUIET_SCORE_MAX: i32 = 3 * HISTORY_MAX;
 
@@ -347,133 +337,3 @@ const _: () = assert!(
     ORDER_BAD_CAPTURE + 8 * (100 * 2 * MVV_LVA_VALUES[4] + 100) + HISTORY_MAX / 4
         < -QUIET_SCORE_MAX
 );
-
-impl<'a> MovePicker<'a> {
-    /// Orders quiescence's moves (the captures and queen promotions of
-    /// `position::tactical_moves`, or in check every evasion): by MVV-LVA, and by capture
-    /// history when given one.
-    #[inline]
-    pub fn for_quiescence(
-        pos: &Chess,
-        buffer: &'a mut MoveBuffer,
-        capture_history: Option<&History>,
-    ) -> MovePicker<'a> {
-        let side = pos.turn();
-        MovePicker::with_keys(buffer, |m| capture_key(side, m, capture_history))
-    }
-
-    /// Orders by MVV-LVA only.
-    #[inline]
-    pub fn by_mvv_lva(buffer: &'a mut MoveBuffer) -> MovePicker<'a> {
-        MovePicker::with_keys(buffer, mvv_lva)
-    }
-
-    /// A picker over `buffer`'s moves, each sorted by `key(move)`.
-    #[inline]
-    fn with_keys(buffer: &'a mut MoveBuffer, key: impl Fn(&Move) -> i32) -> MovePicker<'a> {
-        let MoveBuffer { moves, keys } = buffer;
-        keys.clear();
-        for m in moves.iter() {
-            keys.push(key(m));
-        }
-        MovePicker {
-            moves,
-            keys,
-            next: 0,
-        }
-    }
-
-    /// How many moves have been handed out.
-    #[inline]
-    pub fn handed_out(&self) -> usize {
-        self.next
-    }
-
-    /// The index of the first of the highest remaining keys, `None` when no move is left.
-    #[inline]
-    fn select(&self) -> Option<usize> {
-        let n = self.moves.len();
-        if self.next >= n {
-            return None;
-        }
-        Some(self.next + first_highest(&self.keys[self.next..n]))
-    }
-
-    /// Moves the move at `best` to the front of the remaining ones and hands it out.
-    #[inline(always)]
-    fn hand_out(&mut self, best: usize) -> Move {
-        self.moves.swap(self.next, best);
-        self.keys.swap(self.next, best);
-        self.next += 1;
-        self.moves[self.next - 1]
-    }
-
-    pub fn len(&self) -> usize {
-        self.moves.len()
-    }
-
-    pub fn is_empty(&self) -> bool {
-        self.moves.is_empty()
-    }
-}
-
-impl Iterator for MovePicker<'_> {
-    type Item = Move;
-
-    /// The move with the highest key of those not handed out yet.
-    #[inline]
-    fn next(&mut self) -> Option<Move> {
-        let best = self.select()?;
-        Some(self.hand_out(best))
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-    use shakmaty::{Chess, Position};
-
-    /// The selection the picker started with: scan for the first highest key, swap it to the
-    /// front. Its order among equal keys is what `Bench: N` was measured with.
-    fn reference_order(mut moves: Vec<Move>, mut keys: Vec<i32>) -> Vec<Move> {
-        for next in 0..moves.len() {
-            let mut best = next;
-            for i in next + 1..moves.len() {
-                if keys[i] > keys[best] {
-                    best = i;
-                }
-            }
-            moves.swap(next, best);
-            keys.swap(next, best);
-        }
-        moves
-    }
-
-    /// Faster selection must not change the order, ties included (many moves share a history
-    /// score of 0): the same keys, the same moves in the same order as the reference.
-    #[test]
-    fn selection_order_matches_the_reference_with_ties() {
-        let moves = Chess::default().legal_moves();
-        let mut state = 0x9E37_79B9_7F4A_7C15u64;
-        for round in 0..2000 {
-            let n = 1 + round % moves.len();
-            let spread = [1, 2, 3, 1000][round % 4];
-            let keys: Vec<i32> = (0..n)
-                .map(|_| {
-                    state ^= state << 13;
-                    state ^= state >> 7;
-                    state ^= state << 17;
-                    (state % spread) as i32 - 1
-                })
-                .collect();
-            let mut buffer = MoveBuffer {
-                moves: moves.iter().take(n).copied().collect(),
-                keys: ArrayVec::new(),
-            };
-            let picker = MovePicker::by_mvv_lva(&mut buffer);
-            picker.keys[..n].copy_from_slice(&keys);
-            let expected = reference_order(moves[..n].to_vec(), keys);
-            assert_eq!(picker.collect::<Vec<_>>(), expected, "round {round}");
-        }
-    }
-}
