@@ -5,15 +5,16 @@ use arrayvec::ArrayVec;
 use shakmaty::{Chess, Move, Position};
 
 use super::config::TtPolicy;
-use super::ordering::{is_tactical, Continuation, Heuristics, History, MoveBuffer};
+use super::ordering::{is_tactical, Heuristics, MoveBuffer};
 use super::staged::StagedPicker;
+use super::tables::history::{Continuation, History};
+use super::tables::tt::{Hit, PackedMove, Stored};
 use super::worker::{KnownCheck, Worker};
 #[cfg(not(feature = "tune"))]
 use std::sync::OnceLock;
 
 use crate::params::*;
 use crate::position::{CheckInfo, Key};
-use crate::tt::{Hit, PackedMove, Stored};
 use crate::types::{Bound, Depth, Ply, Score, MAX_PLY};
 
 /// The moves a node has searched so far, by kind, to punish their history when another cuts.

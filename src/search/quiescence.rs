@@ -6,9 +6,9 @@ use shakmaty::{Chess, Move};
 use super::ordering::MoveBuffer;
 use super::see::see_at_least;
 use super::staged::StagedPicker;
+use super::tables::tt::{Hit, Stored};
 use super::worker::{KnownCheck, Worker};
 use crate::position::Key;
-use crate::tt::{Hit, Stored};
 use crate::types::{Bound, Ply, Score, MAX_PLY};
 
 impl Worker<'_> {

@@ -22,12 +22,12 @@ use arrayvec::ArrayVec;
 use shakmaty::{Chess, Move, MoveList, Position};
 
 use super::ordering::{
-    capture_key, first_highest, main_search_key, mvv_lva, Continuation, Heuristics, History,
-    MoveBuffer,
+    capture_key, first_highest, main_search_key, mvv_lva, Heuristics, MoveBuffer,
 };
 use super::see::see_at_least;
+use super::tables::history::{Continuation, History};
+use super::tables::tt::PackedMove;
 use crate::position::{legal_move, noisy_moves, quiet_moves, tactical_moves};
-use crate::tt::PackedMove;
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 enum Stage {
@@ -423,7 +423,7 @@ impl<'a> StagedPicker<'a> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::search::ordering::{is_tactical, History};
+    use crate::search::ordering::is_tactical;
     use crate::search::see::see_at_least;
     use shakmaty::fen::Fen;
     use shakmaty::CastlingMode;
