@@ -17,7 +17,6 @@ pub mod search;
 pub mod tablebase;
 pub mod testing;
 pub mod train;
-pub mod tt;
 pub mod tune;
 pub mod types;
 pub mod uci;

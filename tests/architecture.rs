@@ -17,8 +17,8 @@ const LAYERS: &[&[&str]] = &[
     &["types", "memory", "rng", "files", "testing"],
     // The board and the shared tool helpers (line reader, progress bar, thread pool).
     &["util", "position"],
-    // What the search reads: the evaluation, the table, the search's tunables; the EPD format.
-    &["eval", "tt", "tablebase", "params", "epd"],
+    // What the search reads: the evaluation, tablebases, the search's tunables; the EPD format.
+    &["eval", "tablebase", "params", "epd"],
     // The search, and the move-tree counter beside it.
     &["search", "perft"],
     // Libraries the commands drive: bench positions, self-play data, the alpha-beta lab.
@@ -311,7 +311,7 @@ fn the_checker_sees_imports_of_every_form() {
     assert!(
         g.edges
             .get("search::shared")
-            .is_some_and(|e| e.contains("tt")),
+            .is_some_and(|e| e.contains("search::tables::tt")),
         "the search's shared state imports the table, and the checker must see it"
     );
     assert!(

@@ -281,7 +281,7 @@ fn the_incremental_key_equals_the_full_key_at_every_node_of_the_suites() {
 /// castling in both modes), agrees with looking the value up in `legal_moves`.
 #[test]
 fn the_table_move_decoder_agrees_with_the_legal_moves_for_every_value() {
-    use cutoff::tt::PackedMove;
+    use cutoff::search::tables::tt::PackedMove;
     fn check(pos: &Chess, counts: &mut [u64; 2]) {
         let legal = pos.legal_moves();
         for bits in 0..=u16::MAX {

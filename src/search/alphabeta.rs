@@ -5,16 +5,16 @@ use arrayvec::ArrayVec;
 use shakmaty::{Chess, Move, Position};
 
 use super::config::TtPolicy;
-use super::ordering::{is_tactical, Continuation, Heuristics, History, MoveBuffer, MovePicker};
+use super::ordering::{is_tactical, Heuristics, MoveBuffer};
 use super::staged::StagedPicker;
+use super::tables::history::{Continuation, History};
+use super::tables::tt::{Hit, PackedMove, Stored};
 use super::worker::{KnownCheck, Worker};
 #[cfg(not(feature = "tune"))]
 use std::sync::OnceLock;
 
-use super::see::see_at_least;
 use crate::params::*;
-use crate::position::{tactical_moves, CheckInfo, Key};
-use crate::tt::{Hit, PackedMove, Stored};
+use crate::position::{CheckInfo, Key};
 use crate::types::{Bound, Depth, Ply, Score, MAX_PLY};
 
 /// The moves a node has searched so far, by kind, to punish their history when another cuts.
@@ -314,13 +314,8 @@ impl Worker<'_> {
         // Only captures that win at least the margin over the static evaluation by exchange.
         let threshold = probcut_beta.0 - node.static_eval.0;
         let mut buffer = MoveBuffer::new();
-        tactical_moves(pos, &mut buffer.moves);
-        let history = self.steps.capture_history.then_some(&*self.history);
-        let picker = MovePicker::for_quiescence(pos, &mut buffer, history);
-        for m in picker {
-            if !see_at_least(pos, &m, threshold) {
-                continue;
-            }
+        let mut picker = StagedPicker::probcut(&mut buffer, self.steps.capture_history, threshold);
+        while let Some(m) = picker.next(pos, self.history) {
             let score = self.visit_child(pos, key, ply, m, |worker, child, child_key| {
                 let window = (-probcut_beta, -probcut_beta + 1);
                 let score = -worker.quiescence(
@@ -424,7 +419,7 @@ impl Worker<'_> {
         let mut tried = Tried::default();
         let mut quiets_searched: Depth = 0;
         let checks = CheckInfo::new(pos);
-        while let Some(m) = picker.next(pos, self.heuristics(continuation)) {
+        while let Some(m) = picker.next(pos, self.history) {
             let index = picker.handed_out() - 1;
             if node.excluded == Some(m) {
                 continue;

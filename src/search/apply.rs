@@ -7,7 +7,7 @@
 
 use shakmaty::{Chess, Move, Position};
 
-use super::ordering::PieceTo;
+use super::tables::history::PieceTo;
 use super::worker::Worker;
 use crate::position::{key_after, null_move, Key};
 use crate::types::{Ply, Score};

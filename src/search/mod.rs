@@ -1,20 +1,18 @@
 //! The search: iterative deepening (`root`) over alpha-beta (`alphabeta`) with quiescence
-//! (`quiescence`), move ordering ([`ordering`]), a principal-variation table ([`pv`]) and a
-//! time manager ([`time`]), configured by [`Steps`] (which selective steps run) and
-//! [`Settings`] (the rest of the setup). Children are made only through the move doors
-//! (`apply`), the evaluation is reached only through each thread's evaluator (`worker`), and
-//! what all threads read is one `shared::Shared`. [`Searcher`] is the entry point
-//! for the UCI loop, `bench`, `epd` and the tests; this file is only that front, and the
-//! submodules never look back up at it.
+//! (`quiescence`), move ordering ([`ordering`]), its tables ([`tables`]: histories, killers,
+//! correction, principal variation, transposition table) and a time manager ([`time`]),
+//! configured by [`Steps`] (which selective steps run) and [`Settings`] (the rest of the
+//! setup). Children are made only through the move doors (`apply`), the evaluation is reached
+//! only through each thread's evaluator (`worker`), and what all threads read is one
+//! `shared::Shared`. [`Searcher`] is the entry point for the UCI loop, `bench`, `epd` and the
+//! tests; this file is only that front, and the submodules never look back up at it.
 
 mod alphabeta;
 mod apply;
 mod config;
 mod control;
-mod correction;
 mod limits;
 pub mod ordering;
-pub mod pv;
 mod quiescence;
 mod root;
 pub mod see;
@@ -22,6 +20,7 @@ mod shared;
 mod staged;
 pub mod stats;
 pub mod strength;
+pub mod tables;
 mod threads;
 pub mod time;
 mod worker;

@@ -1,15 +1,14 @@
 //! Move ordering: which moves to try first so that alpha-beta cuts early. The hash move, then
-//! captures and promotions by MVV-LVA, then the killer moves, then quiet moves by history.
+//! captures and promotions by MVV-LVA, then the killer moves, then quiet moves by history:
+//! the keys the picker (`staged`) sorts by, and the buffer it works in.
 
 use arrayvec::ArrayVec;
 use shakmaty::{Chess, Color, Move, MoveList, Position, Role};
 
-use super::correction::CorrectionHistory;
 use super::see::see_at_least;
-
+use super::tables::history::{Continuation, History};
+use super::tables::tt::PackedMove;
 use crate::params::*;
-use crate::tt::PackedMove;
-use crate::types::Depth;
 
 /// Value of a role for MVV-LVA (only the order matters).
 const fn role_value(role: Role) -> i32 {
@@ -43,194 +42,7 @@ pub fn is_tactical(m: &Move) -> bool {
     }
 }
 
-/// The two quiet moves that last caused a beta cutoff at one ply elsewhere in the tree
-/// (siblings often share a refutation), the newest first.
-#[derive(Clone, Copy, Debug, Default)]
-pub struct Killers([Option<Move>; 2]);
-
-impl Killers {
-    #[inline]
-    pub fn get(&self) -> [Option<Move>; 2] {
-        self.0
-    }
-
-    #[inline]
-    pub fn add(&mut self, m: Move) {
-        if self.0[0] != Some(m) {
-            self.0[1] = self.0[0];
-            self.0[0] = Some(m);
-        }
-    }
-}
-
-/// A piece of one colour arriving on a square (12 × 64 values): what the continuation and
-/// capture histories are keyed by, since "a knight to f5" means more than "g3 to f5".
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct PieceTo(u16);
-
-/// The number of [`PieceTo`] values.
-const PIECE_TO: usize = 12 * 64;
-
-impl PieceTo {
-    #[inline]
-    pub fn of(side: Color, m: &Move) -> PieceTo {
-        PieceTo::new(side, m.role(), usize::from(m.to()))
-    }
-
-    /// A `side` `role` arriving on square index `to`.
-    #[inline]
-    fn new(side: Color, role: Role, to: usize) -> PieceTo {
-        let piece = side as usize * 6 + (role as usize - 1);
-        PieceTo((piece * 64 + to) as u16)
-    }
-
-    #[inline]
-    fn index(self) -> usize {
-        usize::from(self.0)
-    }
-}
-
-/// The moves that led to a node, newest first: the opponent's last move and ours before it
-/// (`None` after a null move or near the root). Continuation history scores a quiet move by
-/// how well it answered the same moves elsewhere in the tree.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub struct Continuation(pub [Option<PieceTo>; 2]);
-
-/// Moves a gravity entry towards `bonus`'s sign: `entry` stays within `HISTORY_MAX`, and
-/// old knowledge fades as new arrives.
-#[inline]
-fn gravity(entry: &mut i16, bonus: i32) {
-    let e = i32::from(*entry);
-    *entry = (e + bonus - e * bonus.abs() / HISTORY_MAX) as i16;
-}
-
-/// What the search learnt about moves, kept from one search to the next: how often a quiet
-/// move (by side, from- and to-square) caused cutoffs (the butterfly history), the same after
-/// each of the two moves before it (continuation history), and how often a capture (by piece,
-/// square and victim) did (capture history). Every value ages by gravity.
-pub struct History {
-    quiet: Box<[[[i32; 64]; 64]; 2]>,
-    /// Indexed by the earlier move's [`PieceTo`], then this move's.
-    continuation: Box<[[i16; PIECE_TO]]>,
-    /// Indexed by the capture's [`PieceTo`], then the victim's role (0: none, a promotion).
-    capture: Box<[[i16; 7]]>,
-    /// Not about moves, but learnt and kept the same way: the evaluation's errors.
-    pub correction: CorrectionHistory,
-}
-
-impl Default for History {
-    fn default() -> Self {
-        // Built on the heap: the continuation table (1.2 MB) would not fit a test thread's stack.
-        History {
-            quiet: Box::new([[[0; 64]; 64]; 2]),
-            continuation: vec![[0; PIECE_TO]; PIECE_TO].into_boxed_slice(),
-            capture: vec![[0; 7]; PIECE_TO].into_boxed_slice(),
-            correction: CorrectionHistory::default(),
-        }
-    }
-}
-
-impl History {
-    #[inline]
-    fn slot(&mut self, side: Color, m: &Move) -> &mut i32 {
-        let from = m.from().map_or(0, usize::from);
-        &mut self.quiet[side as usize][from][usize::from(m.to())]
-    }
-
-    /// The butterfly history of a quiet move.
-    #[inline]
-    pub fn get(&self, side: Color, m: &Move) -> i32 {
-        let from = m.from().map_or(0, usize::from);
-        self.quiet[side as usize][from][usize::from(m.to())]
-    }
-
-    /// A quiet move's ordering score: its butterfly history plus, with `continuation`, its
-    /// history after each of the moves that led here.
-    #[inline]
-    pub fn quiet_score(&self, side: Color, m: &Move, context: Option<&Continuation>) -> i32 {
-        // One match on the move for all three tables (shakmaty's accessors each match again).
-        let (role, from, to) = match *m {
-            Move::Normal { role, from, to, .. } => (role, usize::from(from), usize::from(to)),
-            _ => (
-                m.role(),
-                m.from().map_or(0, usize::from),
-                usize::from(m.to()),
-            ),
-        };
-        // Squares are below 64: the masks let the compiler drop the bounds checks.
-        let mut score = self.quiet[side as usize][from & 63][to & 63];
-        if let Some(&Continuation([previous, before])) = context {
-            // The two entries read one by one (a loop over them cost a third of the call).
-            let piece_to = PieceTo::new(side, role, to & 63).index();
-            if let Some(prev) = previous {
-                score += i32::from(self.continuation[prev.index()][piece_to]);
-            }
-            if let Some(prev) = before {
-                score += i32::from(self.continuation[prev.index()][piece_to]);
-            }
-        }
-        score
-    }
-
-    /// A capture's (or promotion's) history.
-    #[inline]
-    pub fn capture_score(&self, side: Color, m: &Move) -> i32 {
-        i32::from(self.capture[PieceTo::of(side, m).index()][victim_index(m)])
-    }
-
-    /// Rewards (positive `bonus`) or punishes a move; the "gravity" term keeps values within
-    /// `HISTORY_MAX` and lets old knowledge fade.
-    pub fn update(&mut self, side: Color, m: &Move, bonus: i32) {
-        let bonus = bonus.clamp(-HISTORY_MAX, HISTORY_MAX);
-        let h = self.slot(side, m);
-        *h += bonus - *h * bonus.abs() / HISTORY_MAX;
-    }
-
-    /// Rewards or punishes a quiet move after the moves in `context`.
-    pub fn update_continuation(
-        &mut self,
-        side: Color,
-        m: &Move,
-        context: &Continuation,
-        bonus: i32,
-    ) {
-        let bonus = bonus.clamp(-HISTORY_MAX, HISTORY_MAX);
-        let to = PieceTo::of(side, m).index();
-        for prev in context.0.iter().flatten() {
-            gravity(&mut self.continuation[prev.index()][to], bonus);
-        }
-    }
-
-    /// Rewards or punishes a capture or promotion.
-    pub fn update_capture(&mut self, side: Color, m: &Move, bonus: i32) {
-        let bonus = bonus.clamp(-HISTORY_MAX, HISTORY_MAX);
-        let slot = &mut self.capture[PieceTo::of(side, m).index()][victim_index(m)];
-        gravity(slot, bonus);
-    }
-
-    /// The bonus for a cutoff at `depth`: deeper cutoffs save more work.
-    pub fn bonus(depth: Depth) -> i32 {
-        (depth * depth * history_bonus_scale()).min(HISTORY_MAX)
-    }
-
-    pub fn clear(&mut self) {
-        *self.quiet = [[[0; 64]; 64]; 2];
-        self.continuation.fill([0; PIECE_TO]);
-        self.capture.fill([0; 7]);
-        self.correction.clear();
-    }
-}
-
-/// The capture history's victim index: the captured role (a pawn for en passant), 0 for none.
-#[inline]
-fn victim_index(m: &Move) -> usize {
-    match m {
-        Move::EnPassant { .. } => Role::Pawn as usize,
-        _ => m.capture().map_or(0, |r| r as usize),
-    }
-}
-
-/// The index of the first of the highest of `keys` (not empty), as both pickers select. One
+/// The index of the first of the highest of `keys` (not empty), as the picker selects. One
 /// pass, the first of equal keys kept (strictly greater replaces): a vectorized maximum
 /// followed by a search for where it occurs mispredicts that search's exit.
 #[inline]
@@ -300,8 +112,8 @@ pub(super) fn capture_key(side: Color, m: &Move, capture_history: Option<&Histor
     }
 }
 
-/// A node's moves and their ordering keys, in the caller's frame. Both pickers work in it and
-/// hold only references: a picker that held its keys (1 KB) was copied whenever it was
+/// A node's moves and their ordering keys, in the caller's frame. The picker works in it and
+/// holds only references: a picker that held its keys (1 KB) was copied whenever it was
 /// returned, a `memcpy` per node (about 1.7 % of `cutoff bench 8`'s instructions).
 pub struct MoveBuffer {
     pub moves: MoveList,
@@ -325,16 +137,6 @@ impl Default for MoveBuffer {
     }
 }
 
-/// Legal moves with their ordering keys, handed out best first by selection: at a node that
-/// cuts after one or two moves the rest are never sorted. The moves stay in the caller's
-/// [`MoveBuffer`] (reordered there): a list is over a kilobyte, and the picker is built at
-/// every node.
-pub struct MovePicker<'a> {
-    moves: &'a mut MoveList,
-    keys: &'a mut ArrayVec<i32, 256>,
-    next: usize,
-}
-
 /// The largest history score of a quiet move: butterfly plus two continuation entries.
 const QUIET_SCORE_MAX: i32 = 3 * HISTORY_MAX;
 
@@ -347,133 +149,3 @@ const _: () = assert!(
     ORDER_BAD_CAPTURE + 8 * (100 * 2 * MVV_LVA_VALUES[4] + 100) + HISTORY_MAX / 4
         < -QUIET_SCORE_MAX
 );
-
-impl<'a> MovePicker<'a> {
-    /// Orders quiescence's moves (the captures and queen promotions of
-    /// `position::tactical_moves`, or in check every evasion): by MVV-LVA, and by capture
-    /// history when given one.
-    #[inline]
-    pub fn for_quiescence(
-        pos: &Chess,
-        buffer: &'a mut MoveBuffer,
-        capture_history: Option<&History>,
-    ) -> MovePicker<'a> {
-        let side = pos.turn();
-        MovePicker::with_keys(buffer, |m| capture_key(side, m, capture_history))
-    }
-
-    /// Orders by MVV-LVA only.
-    #[inline]
-    pub fn by_mvv_lva(buffer: &'a mut MoveBuffer) -> MovePicker<'a> {
-        MovePicker::with_keys(buffer, mvv_lva)
-    }
-
-    /// A picker over `buffer`'s moves, each sorted by `key(move)`.
-    #[inline]
-    fn with_keys(buffer: &'a mut MoveBuffer, key: impl Fn(&Move) -> i32) -> MovePicker<'a> {
-        let MoveBuffer { moves, keys } = buffer;
-        keys.clear();
-        for m in moves.iter() {
-            keys.push(key(m));
-        }
-        MovePicker {
-            moves,
-            keys,
-            next: 0,
-        }
-    }
-
-    /// How many moves have been handed out.
-    #[inline]
-    pub fn handed_out(&self) -> usize {
-        self.next
-    }
-
-    /// The index of the first of the highest remaining keys, `None` when no move is left.
-    #[inline]
-    fn select(&self) -> Option<usize> {
-        let n = self.moves.len();
-        if self.next >= n {
-            return None;
-        }
-        Some(self.next + first_highest(&self.keys[self.next..n]))
-    }
-
-    /// Moves the move at `best` to the front of the remaining ones and hands it out.
-    #[inline(always)]
-    fn hand_out(&mut self, best: usize) -> Move {
-        self.moves.swap(self.next, best);
-        self.keys.swap(self.next, best);
-        self.next += 1;
-        self.moves[self.next - 1]
-    }
-
-    pub fn len(&self) -> usize {
-        self.moves.len()
-    }
-
-    pub fn is_empty(&self) -> bool {
-        self.moves.is_empty()
-    }
-}
-
-impl Iterator for MovePicker<'_> {
-    type Item = Move;
-
-    /// The move with the highest key of those not handed out yet.
-    #[inline]
-    fn next(&mut self) -> Option<Move> {
-        let best = self.select()?;
-        Some(self.hand_out(best))
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-    use shakmaty::{Chess, Position};
-
-    /// The selection the picker started with: scan for the first highest key, swap it to the
-    /// front. Its order among equal keys is what `Bench: N` was measured with.
-    fn reference_order(mut moves: Vec<Move>, mut keys: Vec<i32>) -> Vec<Move> {
-        for next in 0..moves.len() {
-            let mut best = next;
-            for i in next + 1..moves.len() {
-                if keys[i] > keys[best] {
-                    best = i;
-                }
-            }
-            moves.swap(next, best);
-            keys.swap(next, best);
-        }
-        moves
-    }
-
-    /// Faster selection must not change the order, ties included (many moves share a history
-    /// score of 0): the same keys, the same moves in the same order as the reference.
-    #[test]
-    fn selection_order_matches_the_reference_with_ties() {
-        let moves = Chess::default().legal_moves();
-        let mut state = 0x9E37_79B9_7F4A_7C15u64;
-        for round in 0..2000 {
-            let n = 1 + round % moves.len();
-            let spread = [1, 2, 3, 1000][round % 4];
-            let keys: Vec<i32> = (0..n)
-                .map(|_| {
-                    state ^= state << 13;
-                    state ^= state >> 7;
-                    state ^= state << 17;
-                    (state % spread) as i32 - 1
-                })
-                .collect();
-            let mut buffer = MoveBuffer {
-                moves: moves.iter().take(n).copied().collect(),
-                keys: ArrayVec::new(),
-            };
-            let picker = MovePicker::by_mvv_lva(&mut buffer);
-            picker.keys[..n].copy_from_slice(&keys);
-            let expected = reference_order(moves[..n].to_vec(), keys);
-            assert_eq!(picker.collect::<Vec<_>>(), expected, "round {round}");
-        }
-    }
-}

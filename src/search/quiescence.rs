@@ -1,13 +1,14 @@
 //! Quiescence search: at the horizon, keep playing captures and promotions until the position
 //! is quiet, so that the static evaluation is never taken in the middle of an exchange.
 
-use shakmaty::{Chess, Move, Position};
+use shakmaty::{Chess, Move};
 
-use super::ordering::{MoveBuffer, MovePicker};
+use super::ordering::MoveBuffer;
 use super::see::see_at_least;
+use super::staged::StagedPicker;
+use super::tables::tt::{Hit, Stored};
 use super::worker::{KnownCheck, Worker};
-use crate::position::{tactical_moves, Key};
-use crate::tt::{Hit, Stored};
+use crate::position::Key;
 use crate::types::{Bound, Ply, Score, MAX_PLY};
 
 impl Worker<'_> {
@@ -42,15 +43,9 @@ impl Worker<'_> {
         }
 
         let in_check = check.resolve(pos);
-        let mut buffer = MoveBuffer::new();
         // Step 3: standing pat (not in check): its score and the raw evaluation the table
-        // keeps.
+        // keeps. No standing pat in check: every evasion is searched.
         let stand_pat = if in_check {
-            // No standing pat in check: every evasion is searched, and none is mate.
-            buffer.moves = pos.legal_moves();
-            if buffer.moves.is_empty() {
-                return Score::mated_in(ply);
-            }
             None
         } else {
             let (stand_pat, raw_eval) = match self.stand_pat(pos, key, ply, beta, hit) {
@@ -58,17 +53,18 @@ impl Worker<'_> {
                 Err(cut) => return cut,
             };
             alpha = alpha.max(stand_pat);
-            tactical_moves(pos, &mut buffer.moves);
             Some((stand_pat, raw_eval))
         };
         let mut best = stand_pat.map_or(-Score::INFINITE, |(pat, _)| pat);
-        let capture_history = (self.steps.capture_history && !in_check).then_some(&*self.history);
-        let mut picker = MovePicker::for_quiescence(pos, &mut buffer, capture_history);
+        let mut buffer = MoveBuffer::new();
+        let capture_history = self.steps.capture_history;
+        let mut picker = StagedPicker::quiescence(in_check, &mut buffer, capture_history);
 
         // Step 4: the captures (every evasion in check), best first, those that lose material
         // by static exchange skipped (with step 8 of the main search: +167.7 ± 38.9).
         let mut best_move = None;
-        for (index, m) in (&mut picker).enumerate() {
+        while let Some(m) = picker.next(pos, self.history) {
+            let index = picker.handed_out() - 1;
             if stand_pat.is_some() && self.skips_capture(pos, &m) {
                 continue;
             }
@@ -96,6 +92,10 @@ impl Worker<'_> {
                     }
                 }
             }
+        }
+        // In check with no evasion: mated.
+        if in_check && picker.handed_out() == 0 {
+            return Score::mated_in(ply);
         }
         // Step 5: the result to the table.
         if use_tt {

@@ -8,6 +8,7 @@ use shakmaty::{Chess, Move, Position};
 
 use super::apply::child_position;
 use super::limits::{IterationInfo, Limits, Reporter, SearchOutcome, MAX_DEPTH};
+use super::tables::tt::TranspositionTable;
 use super::time;
 use super::worker::{KnownCheck, Worker};
 use crate::params::{
@@ -15,7 +16,6 @@ use crate::params::{
     HELPER_SKIP_SIZE,
 };
 use crate::position::{Game, Key};
-use crate::tt::TranspositionTable;
 use crate::types::{Bound, Depth, Score, MAX_PLY};
 
 /// A root move with what the last iteration learnt about it.

@@ -5,9 +5,9 @@
 
 use std::sync::Arc;
 
+use super::tables::tt::TranspositionTable;
 use crate::eval::Network;
 use crate::tablebase::Tablebases;
-use crate::tt::TranspositionTable;
 
 pub(super) struct Shared {
     /// Lock-free: every thread stores and probes it at once.

@@ -1,7 +1,10 @@
-//! The main search's move picker, in stages: each kind of move is generated and scored only
-//! when the moves before it have not cut. Most nodes that cut do so with the table's move, a
-//! capture or a killer, and then never generate or score their quiet moves.
+//! The move picker, in stages: each kind of move is generated and scored only when the moves
+//! before it have not cut. Most nodes that cut do so with the table's move, a capture or a
+//! killer, and then never generate or score their quiet moves. Each use has its list of stages
+//! (the `Stage` lists below); every stage hands out the best key first by selection (the first
+//! of the highest keys, swapped to the front), so the moves after a cut are never sorted.
 //!
+//! The main search (`MAIN`):
 //! 1. the table's move, decoded from its 16 bits without generating anything;
 //! 2. captures and promotions, generated alone, best by MVV-LVA and capture history first,
 //!    each one's static exchange computed when it is reached, the losing ones deferred;
@@ -9,15 +12,22 @@
 //! 4. the quiet moves, generated and scored by history when reached;
 //! 5. the captures that lose material, in the order they were deferred.
 //!
-//! In check, every evasion is generated at once and ordered in one list by the same classes.
+//! In check (`EVASIONS`), every evasion is generated at once and ordered in one list by the same
+//! classes. Quiescence (`QUIESCENCE`) hands out the captures and queen promotions of
+//! `position::tactical_moves` by MVV-LVA and capture history, and in check
+//! (`QUIESCENCE_EVASIONS`) every evasion by MVV-LVA alone; probcut (`PROBCUT`) the same
+//! captures in the same order, leaving out those that do not win its threshold by exchange.
 
 use arrayvec::ArrayVec;
 use shakmaty::{Chess, Move, MoveList, Position};
 
-use super::ordering::{capture_key, first_highest, main_search_key, Heuristics, MoveBuffer};
+use super::ordering::{
+    capture_key, first_highest, main_search_key, mvv_lva, Heuristics, MoveBuffer,
+};
 use super::see::see_at_least;
-use crate::position::{legal_move, noisy_moves, quiet_moves};
-use crate::tt::PackedMove;
+use super::tables::history::{Continuation, History};
+use super::tables::tt::PackedMove;
+use crate::position::{legal_move, noisy_moves, quiet_moves, tactical_moves};
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 enum Stage {
@@ -28,9 +38,39 @@ enum Stage {
     GenerateQuiets,
     Quiets,
     BadCaptures,
-    Evasions,
+    /// Quiescence's and probcut's list: the captures and queen promotions, keyed by MVV-LVA
+    /// and (when on) capture history.
+    GenerateTactical,
+    /// Quiescence's list in check: every evasion, keyed by MVV-LVA alone.
+    GenerateEvasions,
+    /// Every move of the list not yet handed out, best key first.
+    Best,
+    /// The same, leaving out the moves that do not win `see_threshold` by static exchange.
+    Winning,
     Done,
 }
+
+use Stage::*;
+
+/// The main search's stages out of check.
+const MAIN: &[Stage] = &[
+    TableMove,
+    GenerateCaptures,
+    GoodCaptures,
+    Killers,
+    GenerateQuiets,
+    Quiets,
+    BadCaptures,
+    Done,
+];
+/// The main search in check: the evasions, generated and keyed when the picker is made.
+const EVASIONS: &[Stage] = &[Best, Done];
+/// Quiescence out of check.
+const QUIESCENCE: &[Stage] = &[GenerateTactical, Best, Done];
+/// Quiescence in check.
+const QUIESCENCE_EVASIONS: &[Stage] = &[GenerateEvasions, Best, Done];
+/// Probcut (never in check).
+const PROBCUT: &[Stage] = &[GenerateTactical, Winning, Done];
 
 /// The staged picker. The moves and keys live in the caller's [`MoveBuffer`] (over two
 /// kilobytes, so not in the picker): captures first, then quiet moves after `captures_end`; the
@@ -40,6 +80,8 @@ pub struct StagedPicker<'a> {
     moves: &'a mut MoveList,
     keys: &'a mut ArrayVec<i32, 256>,
     stage: Stage,
+    /// The stages after `stage`, each list ending with `Done`.
+    rest: &'static [Stage],
     /// The next candidate of the current stage.
     next: usize,
     captures_end: usize,
@@ -53,12 +95,21 @@ pub struct StagedPicker<'a> {
     handed_out: usize,
     /// Whether [`StagedPicker::end_pruned_quiets`] has looked at the quiet stage already.
     quiets_looked_at: bool,
+    /// The ordering steps, fixed for the node (the history itself is read when a stage is
+    /// scored): the moves before it, when continuation history is on.
+    continuation: Option<Continuation>,
+    /// Captures are keyed by capture history as well as MVV-LVA.
+    capture_history: bool,
+    /// The main search defers the captures that lose material by exchange.
+    see_ordering: bool,
+    /// Probcut's: the least a capture must win by static exchange to be handed out.
+    see_threshold: i32,
 }
 
 impl<'a> StagedPicker<'a> {
-    /// A picker for `pos` in `buffer`, whose moves must be empty. In check every evasion is
-    /// generated now and ordered with `ordering`; otherwise nothing is generated until asked
-    /// for.
+    /// The main search's picker for `pos` in `buffer`, whose moves must be empty. In check
+    /// every evasion is generated now and ordered with `ordering`; otherwise nothing is
+    /// generated until asked for.
     pub fn new(
         pos: &Chess,
         in_check: bool,
@@ -67,38 +118,85 @@ impl<'a> StagedPicker<'a> {
         killers: [Option<Move>; 2],
         ordering: Heuristics<'_>,
     ) -> StagedPicker<'a> {
-        let MoveBuffer { moves, keys } = buffer;
-        debug_assert!(moves.is_empty());
-        keys.clear();
-        let mut picker = StagedPicker {
-            moves,
-            keys,
-            stage: Stage::TableMove,
-            next: 0,
-            captures_end: 0,
-            bad_end: 0,
-            table_move: None,
-            killers,
-            killer: 0,
-            killers_given: [None; 2],
-            handed_out: 0,
-            quiets_looked_at: false,
-        };
+        let stages = if in_check { EVASIONS } else { MAIN };
+        let mut picker = StagedPicker::with_stages(buffer, stages);
+        picker.killers = killers;
+        picker.continuation = ordering.continuation;
+        picker.capture_history = ordering.capture_history;
+        picker.see_ordering = ordering.see_ordering;
         if in_check {
             *picker.moves = pos.legal_moves();
             let key = main_search_key(pos, tt_move, killers, ordering);
             for m in picker.moves.iter() {
                 picker.keys.push(key(m));
             }
-            picker.stage = Stage::Evasions;
         } else {
             picker.table_move = tt_move.legal_in(pos);
         }
         picker
     }
 
-    /// How many moves have been handed out (all of them legal): none at the end means mate or
-    /// stalemate, whatever the search then pruned or excluded.
+    /// Quiescence's picker in `buffer` (empty): the captures and queen promotions by MVV-LVA
+    /// and, with `capture_history`, capture history; in check every evasion by MVV-LVA alone.
+    /// Generated at the first [`StagedPicker::next`].
+    pub fn quiescence(
+        in_check: bool,
+        buffer: &'a mut MoveBuffer,
+        capture_history: bool,
+    ) -> StagedPicker<'a> {
+        let stages = if in_check {
+            QUIESCENCE_EVASIONS
+        } else {
+            QUIESCENCE
+        };
+        let mut picker = StagedPicker::with_stages(buffer, stages);
+        picker.capture_history = capture_history;
+        picker
+    }
+
+    /// Probcut's picker in `buffer` (empty), for a side not in check: quiescence's captures in
+    /// quiescence's order, but only those that win at least `see_threshold` by exchange.
+    pub fn probcut(
+        buffer: &'a mut MoveBuffer,
+        capture_history: bool,
+        see_threshold: i32,
+    ) -> StagedPicker<'a> {
+        let mut picker = StagedPicker::with_stages(buffer, PROBCUT);
+        picker.capture_history = capture_history;
+        picker.see_threshold = see_threshold;
+        picker
+    }
+
+    /// A picker that runs `stages` over `buffer`, every ordering step off.
+    #[inline]
+    fn with_stages(buffer: &'a mut MoveBuffer, stages: &'static [Stage]) -> StagedPicker<'a> {
+        let MoveBuffer { moves, keys } = buffer;
+        debug_assert!(moves.is_empty());
+        keys.clear();
+        StagedPicker {
+            moves,
+            keys,
+            stage: stages[0],
+            rest: &stages[1..],
+            next: 0,
+            captures_end: 0,
+            bad_end: 0,
+            table_move: None,
+            killers: [None; 2],
+            killer: 0,
+            killers_given: [None; 2],
+            handed_out: 0,
+            quiets_looked_at: false,
+            continuation: None,
+            capture_history: false,
+            see_ordering: false,
+            see_threshold: 0,
+        }
+    }
+
+    /// How many moves have been handed out (all of them legal): in the main search and
+    /// quiescence, none at the end means mate or stalemate, whatever the search then pruned
+    /// or excluded (probcut's picker does not count the captures it leaves out).
     #[inline]
     pub fn handed_out(&self) -> usize {
         self.handed_out
@@ -122,25 +220,25 @@ impl<'a> StagedPicker<'a> {
         }
     }
 
-    /// The next move, or `None` when every legal move has been handed out. `ordering` is read
-    /// when a stage is scored: the history as it stands then.
-    pub fn next(&mut self, pos: &Chess, ordering: Heuristics<'_>) -> Option<Move> {
+    /// The next move, or `None` when every move of the picker's stages has been handed out.
+    /// `history` is read when a stage is scored: the history as it stands then.
+    pub fn next(&mut self, pos: &Chess, history: &History) -> Option<Move> {
         loop {
             match self.stage {
-                Stage::TableMove => {
-                    self.stage = Stage::GenerateCaptures;
+                TableMove => {
+                    self.advance();
                     if let Some(m) = self.table_move {
                         return Some(self.give(m));
                     }
                 }
-                Stage::GenerateCaptures => {
-                    self.generate_captures(pos, ordering);
-                    self.stage = Stage::GoodCaptures;
+                GenerateCaptures => {
+                    self.generate_captures(pos, history);
+                    self.advance();
                 }
-                Stage::GoodCaptures => match self.select(self.next, self.captures_end) {
+                GoodCaptures => match self.select(self.next, self.captures_end) {
                     Some(best) => {
                         let (m, key) = self.take(best);
-                        if ordering.see_ordering && !see_at_least(pos, &m, 0) {
+                        if self.see_ordering && !see_at_least(pos, &m, 0) {
                             self.moves[self.bad_end] = m;
                             self.keys[self.bad_end] = key;
                             self.bad_end += 1;
@@ -148,43 +246,73 @@ impl<'a> StagedPicker<'a> {
                             return Some(self.give(m));
                         }
                     }
-                    None => self.stage = Stage::Killers,
+                    None => self.advance(),
                 },
-                Stage::Killers => {
+                Killers => {
                     if let Some(m) = self.next_killer(pos) {
                         return Some(self.give(m));
                     }
-                    self.stage = Stage::GenerateQuiets;
+                    self.advance();
                 }
-                Stage::GenerateQuiets => {
-                    self.generate_quiets(pos, ordering);
-                    self.stage = Stage::Quiets;
+                GenerateQuiets => {
+                    self.generate_quiets(pos, history);
+                    self.advance();
                 }
-                Stage::Quiets => match self.select(self.next, self.moves.len()) {
+                Quiets => match self.select(self.next, self.moves.len()) {
                     Some(best) => {
                         let (m, _) = self.take(best);
                         return Some(self.give(m));
                     }
                     None => {
-                        self.stage = Stage::BadCaptures;
+                        self.advance();
                         self.next = 0;
                     }
                 },
-                Stage::BadCaptures => {
+                BadCaptures => {
                     if self.next < self.bad_end {
                         let m = self.moves[self.next];
                         self.next += 1;
                         return Some(self.give(m));
                     }
-                    self.stage = Stage::Done;
+                    self.advance();
                 }
-                Stage::Evasions => {
-                    let best = self.select(self.next, self.moves.len())?;
-                    let (m, _) = self.take(best);
-                    return Some(self.give(m));
+                GenerateTactical => {
+                    tactical_moves(pos, self.moves);
+                    self.key_captures(pos, history);
+                    self.advance();
                 }
-                Stage::Done => return None,
+                GenerateEvasions => {
+                    *self.moves = pos.legal_moves();
+                    self.keys.extend(self.moves.iter().map(mvv_lva));
+                    self.advance();
+                }
+                Best => match self.select(self.next, self.moves.len()) {
+                    Some(best) => {
+                        let (m, _) = self.take(best);
+                        return Some(self.give(m));
+                    }
+                    None => self.advance(),
+                },
+                Winning => match self.select(self.next, self.moves.len()) {
+                    Some(best) => {
+                        let (m, _) = self.take(best);
+                        if see_at_least(pos, &m, self.see_threshold) {
+                            return Some(self.give(m));
+                        }
+                    }
+                    None => self.advance(),
+                },
+                Done => return None,
             }
+        }
+    }
+
+    /// On to the stage after this one (`Done` stays).
+    #[inline]
+    fn advance(&mut self) {
+        if let [stage, rest @ ..] = self.rest {
+            self.stage = *stage;
+            self.rest = rest;
         }
     }
 
@@ -197,21 +325,27 @@ impl<'a> StagedPicker<'a> {
     /// Stage 2's list: every capture and promotion but the table's move, keyed by MVV-LVA and
     /// capture history (their class by SEE is decided when each is reached).
     #[inline(never)]
-    fn generate_captures(&mut self, pos: &Chess, ordering: Heuristics<'_>) {
+    fn generate_captures(&mut self, pos: &Chess, history: &History) {
         noisy_moves(pos, self.moves);
         if let Some(table_move) = self.table_move {
             if let Some(at) = self.moves.iter().position(|&m| m == table_move) {
                 self.moves.remove(at);
             }
         }
+        self.key_captures(pos, history);
+        self.captures_end = self.moves.len();
+        self.next = 0;
+    }
+
+    /// Keys the generated captures by MVV-LVA and, when on, capture history.
+    #[inline]
+    fn key_captures(&mut self, pos: &Chess, history: &History) {
         let side = pos.turn();
-        let capture_history = ordering.capture_history.then_some(ordering.history);
+        let capture_history = self.capture_history.then_some(history);
         self.keys.clear();
         for m in self.moves.iter() {
             self.keys.push(capture_key(side, m, capture_history));
         }
-        self.captures_end = self.moves.len();
-        self.next = 0;
     }
 
     /// Stage 3: the next killer that is a legal quiet move here and not the table's move.
@@ -242,10 +376,9 @@ impl<'a> StagedPicker<'a> {
     /// Stage 4's list, after the captures: the quiet moves but the table's move and the
     /// killers handed out, keyed by history.
     #[inline(never)]
-    fn generate_quiets(&mut self, pos: &Chess, ordering: Heuristics<'_>) {
+    fn generate_quiets(&mut self, pos: &Chess, history: &History) {
         let side = pos.turn();
-        let history = ordering.history;
-        let continuation = ordering.continuation;
+        let continuation = self.continuation;
         let skip = [
             self.table_move,
             self.killers_given[0],
@@ -290,7 +423,8 @@ impl<'a> StagedPicker<'a> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::search::ordering::{is_tactical, History};
+    use crate::search::ordering::is_tactical;
+    use crate::search::see::see_at_least;
     use shakmaty::fen::Fen;
     use shakmaty::CastlingMode;
 
@@ -322,7 +456,7 @@ mod tests {
             heuristics(&history),
         );
         let mut order = Vec::new();
-        while let Some(picked) = picker.next(pos, heuristics(&history)) {
+        while let Some(picked) = picker.next(pos, &history) {
             order.push(picked.to_string());
         }
         assert_eq!(picker.handed_out(), order.len());
@@ -385,7 +519,7 @@ mod tests {
             let mut buffer = MoveBuffer::new();
             let mut picker = plain_picker(&pos, &mut buffer, ordering);
             let mut order = Vec::new();
-            while let Some(picked) = picker.next(&pos, ordering) {
+            while let Some(picked) = picker.next(&pos, &history) {
                 order.push(picked.to_string());
             }
             let expected_at = if see_ordering { order.len() - 1 } else { 0 };
@@ -419,7 +553,7 @@ mod tests {
             let mut picker = plain_picker(&pos, &mut buffer, heuristics(&history));
             // The first quiet move, then the shortcut.
             let mut seen = Vec::new();
-            while let Some(m) = picker.next(&pos, heuristics(&history)) {
+            while let Some(m) = picker.next(&pos, &history) {
                 seen.push(m.to_string());
                 if !is_tactical(&m) {
                     break;
@@ -428,7 +562,7 @@ mod tests {
             let kept = find(&pos, "d1d4");
             picker.end_pruned_quiets(|m| keep_one && *m == kept);
             let mut rest = Vec::new();
-            while let Some(m) = picker.next(&pos, heuristics(&history)) {
+            while let Some(m) = picker.next(&pos, &history) {
                 rest.push((picker.handed_out() - 1, m.to_string()));
             }
             let last = (full.len() - 1, full[full.len() - 1].clone());
@@ -495,5 +629,196 @@ mod tests {
             }
         }
         assert!(positions > 2000, "{positions}");
+    }
+
+    /// Random positions for the order tests: random games from the perft suite's opening, its
+    /// "kiwipete" and promotion positions, and a middlegame with checks and en passant.
+    fn random_positions(rand: &mut impl FnMut() -> u64) -> Vec<Chess> {
+        use crate::position::{read_fen, FenPolicy};
+        let starts = [
+            "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1",
+            "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1",
+            "n1n5/PPPk4/8/8/8/8/4Kppp/5N1N b - - 0 1",
+            "r4rk1/1pp1qppp/p1np1n2/2b1p1B1/2B1P1b1/P1NP1N2/1PP1QPPP/R4RK1 w - - 0 10",
+        ];
+        let mut positions = Vec::new();
+        for fen in starts {
+            for _ in 0..15 {
+                let mut pos = read_fen(fen, CastlingMode::Standard, FenPolicy::Strict).unwrap();
+                for _ in 0..40 {
+                    let legal = pos.legal_moves();
+                    if legal.is_empty() {
+                        break;
+                    }
+                    positions.push(pos.clone());
+                    pos.play_unchecked(legal[(rand() % legal.len() as u64) as usize]);
+                }
+            }
+        }
+        positions
+    }
+
+    /// A capture history with random values for some of the captures of `positions`: many
+    /// captures keep 0, so equal keys (ties) are common.
+    fn random_capture_history(positions: &[Chess], rand: &mut impl FnMut() -> u64) -> History {
+        let mut history = History::default();
+        for pos in positions {
+            let mut moves = MoveList::new();
+            noisy_moves_or_evasions(pos, &mut moves);
+            for m in moves.iter().filter(|m| is_tactical(m)) {
+                if rand().is_multiple_of(3) {
+                    let bonus = [-3000, -400, 400, 1200, 5000][(rand() % 5) as usize];
+                    history.update_capture(pos.turn(), m, bonus);
+                }
+            }
+        }
+        history
+    }
+
+    fn noisy_moves_or_evasions(pos: &Chess, moves: &mut MoveList) {
+        if pos.is_check() {
+            *moves = pos.legal_moves();
+        } else {
+            noisy_moves(pos, moves);
+        }
+    }
+
+    /// The moves the staged picker hands out until it is done.
+    fn handed_out(picker: &mut StagedPicker<'_>, pos: &Chess, history: &History) -> Vec<Move> {
+        let mut order = Vec::new();
+        while let Some(m) = picker.next(pos, history) {
+            order.push(m);
+        }
+        order
+    }
+
+    /// The selection the picker started with: scan for the first highest key, swap it to the
+    /// front. Its order among equal keys is what `Bench: N` was measured with.
+    fn reference_order(mut moves: Vec<Move>, mut keys: Vec<i32>) -> Vec<Move> {
+        for next in 0..moves.len() {
+            let mut best = next;
+            for i in next + 1..moves.len() {
+                if keys[i] > keys[best] {
+                    best = i;
+                }
+            }
+            moves.swap(next, best);
+            keys.swap(next, best);
+        }
+        moves
+    }
+
+    /// Faster selection must not change the order, ties included (many moves share a history
+    /// score of 0): the same keys, the same moves in the same order as the reference.
+    #[test]
+    fn selection_order_matches_the_reference_with_ties() {
+        let moves = Chess::default().legal_moves();
+        let mut state = 0x9E37_79B9_7F4A_7C15u64;
+        for round in 0..2000 {
+            let n = 1 + round % moves.len();
+            let spread = [1, 2, 3, 1000][round % 4];
+            let keys: Vec<i32> = (0..n)
+                .map(|_| {
+                    state ^= state << 13;
+                    state ^= state >> 7;
+                    state ^= state << 17;
+                    (state % spread) as i32 - 1
+                })
+                .collect();
+            let mut buffer = MoveBuffer::new();
+            let mut picker = StagedPicker::with_stages(&mut buffer, EVASIONS);
+            picker.moves.extend(moves.iter().take(n).copied());
+            picker.keys.extend(keys.iter().copied());
+            let history = History::default();
+            let got = handed_out(&mut picker, &Chess::default(), &history);
+            let expected = reference_order(moves[..n].to_vec(), keys);
+            assert_eq!(got, expected, "round {round}");
+        }
+    }
+
+    /// Quiescence's and probcut's order, as the engine was measured with it: quiescence's
+    /// moves are `tactical_moves` (captures and queen promotions; in check every legal move),
+    /// keyed by 8 × MVV-LVA + a quarter of the capture history (MVV-LVA alone in check or
+    /// without capture history), handed out by first-highest selection; probcut's are the same
+    /// in the same order, less those that do not win its threshold by static exchange.
+    fn order_in_words(
+        pos: &Chess,
+        history: &History,
+        capture_history: bool,
+        see_threshold: Option<i32>,
+    ) -> Vec<Move> {
+        let in_check = pos.is_check();
+        let mut moves = MoveList::new();
+        if in_check {
+            moves = pos.legal_moves();
+        } else {
+            tactical_moves(pos, &mut moves);
+        }
+        let side = pos.turn();
+        let key = |m: &Move| {
+            if capture_history && !in_check {
+                8 * mvv_lva(m) + history.capture_score(side, m) / 4
+            } else {
+                mvv_lva(m)
+            }
+        };
+        let keys = moves.iter().map(key).collect();
+        reference_order(moves.to_vec(), keys)
+            .into_iter()
+            .filter(|m| see_threshold.is_none_or(|t| see_at_least(pos, m, t)))
+            .collect()
+    }
+
+    /// Quiescence and probcut hand out captures by MVV-LVA and capture history, ties by
+    /// first-highest selection, probcut leaving out those that lose its threshold by exchange
+    /// (`order_in_words`; `MovePicker`'s order, which they took over): over random positions
+    /// (in check or not) and random capture histories, with capture history on and off.
+    #[test]
+    fn quiescence_and_probcut_hand_out_captures_by_mvv_lva_and_capture_history() {
+        let mut state = 0x2545_F491_4F6C_DD1Du64;
+        let mut rand = move || {
+            state ^= state << 13;
+            state ^= state >> 7;
+            state ^= state << 17;
+            state
+        };
+        let positions = random_positions(&mut rand);
+        let history = random_capture_history(&positions, &mut rand);
+        let (mut checks, mut ties, mut compared) = (0, 0, 0);
+        for pos in &positions {
+            let fen = Fen::from_position(pos, shakmaty::EnPassantMode::Legal);
+            for capture_history in [true, false] {
+                let mut buffer = MoveBuffer::new();
+                let mut picker =
+                    StagedPicker::quiescence(pos.is_check(), &mut buffer, capture_history);
+                let got = handed_out(&mut picker, pos, &history);
+                let want = order_in_words(pos, &history, capture_history, None);
+                assert_eq!(got, want, "quiescence, {capture_history}: {fen}");
+                if !pos.is_check() {
+                    let threshold = [-300, -100, 0, 100, 300, 900][(rand() % 6) as usize];
+                    let mut buffer = MoveBuffer::new();
+                    let mut picker = StagedPicker::probcut(&mut buffer, capture_history, threshold);
+                    let got = handed_out(&mut picker, pos, &history);
+                    let want = order_in_words(pos, &history, capture_history, Some(threshold));
+                    assert_eq!(got, want, "probcut {threshold}, {capture_history}: {fen}");
+                }
+                let keys: Vec<i32> = buffer_keys(pos, &history, capture_history);
+                ties += usize::from((1..keys.len()).any(|i| keys[..i].contains(&keys[i])));
+                compared += 1;
+            }
+            checks += usize::from(pos.is_check());
+        }
+        assert!(
+            compared > 3000 && checks > 50 && ties > 500,
+            "{compared} {checks} {ties}"
+        );
+    }
+
+    /// Quiescence's keys at `pos`, to count the positions with equal keys.
+    fn buffer_keys(pos: &Chess, history: &History, capture_history: bool) -> Vec<i32> {
+        let mut buffer = MoveBuffer::new();
+        let mut picker = StagedPicker::quiescence(pos.is_check(), &mut buffer, capture_history);
+        picker.next(pos, history);
+        buffer.keys.to_vec()
     }
 }

@@ -8,10 +8,11 @@ use shakmaty::{Chess, Position};
 
 use super::config::{Settings, Steps};
 use super::control::Control;
-use super::ordering::{Continuation, History, Killers, PieceTo};
-use super::pv::PvTable;
 use super::shared::Shared;
 use super::stats::Stats;
+use super::tables::history::{Continuation, History, PieceTo};
+use super::tables::killers::Killers;
+use super::tables::pv::PvTable;
 use super::time::TimeBudget;
 use crate::eval::{Evaluator, EvaluatorKind, Network};
 use crate::params::POLL_INTERVAL_NODES;
