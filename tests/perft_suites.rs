@@ -242,7 +242,7 @@ fn suite_positions(chess960_step: usize) -> Vec<Chess> {
 /// is already exact unless the move is a double push beside an enemy pawn.
 #[test]
 fn the_incremental_key_equals_the_full_key_at_every_node_of_the_suites() {
-    use cutoff::position::{child_key, full_key, key_after};
+    use cutoff::position::{child_key, full_key, key_after, MoveDelta};
     fn walk(pos: &Chess, key: u64, depth: u32, counts: &mut [u64; 2]) {
         assert_eq!(
             key,
@@ -256,7 +256,7 @@ fn the_incremental_key_equals_the_full_key_at_every_node_of_the_suites() {
         for m in pos.legal_moves() {
             let mut child = pos.clone();
             child.play_unchecked(m);
-            let early = key_after(pos, key, m);
+            let early = key_after(pos, key, MoveDelta::of(pos, &m));
             let k = child_key(pos, key, m, &child);
             counts[usize::from(early.key != k)] += 1;
             walk(&child, k, depth - 1, counts);

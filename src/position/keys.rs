@@ -5,6 +5,8 @@ use shakmaty::attacks;
 use shakmaty::zobrist::{Zobrist64, ZobristValue};
 use shakmaty::{Bitboard, Chess, Color, EnPassantMode, Move, Piece, Position, Role, Square};
 
+use super::delta::MoveDelta;
+
 /// Zobrist key of a position, as the transposition table and repetition detection use it.
 pub type Key = u64;
 
@@ -17,7 +19,7 @@ pub fn full_key(pos: &Chess) -> Key {
 /// incrementally for every move.
 #[inline]
 pub fn child_key(pos: &Chess, key: Key, m: Move, child: &Chess) -> Key {
-    key_after(pos, key, m).finish(child)
+    key_after(pos, key, MoveDelta::of(pos, &m)).finish(child)
 }
 
 /// A child's key computed before its move is played, so that the search can prefetch the
@@ -43,57 +45,42 @@ impl EarlyKey {
     }
 }
 
-/// The key of `pos` after the legal move `m`, from `pos`'s key, for every kind of move: the
-/// side to move; the pieces that leave and arrive (captures, en passant, promotions, both
-/// castlings, Chess960's included); the castling rights the move loses (a king move loses its
-/// side's, a move from or onto a right's rook square that right); the parent's en-passant file
-/// if it had a legal capture; the child's is settled by [`EarlyKey::finish`]. Equal to
-/// [`full_key`] of the child (a test walks the perft suites' trees to hold it to that).
+/// The key of `pos` after a legal move, from `pos`'s key and the move's `delta`
+/// ([`MoveDelta::of`], worked out once at the move door for the key and the accumulators
+/// alike), for every kind of move: the side to move; the pieces that leave and arrive (the
+/// delta's); the castling rights the move loses (a king move loses its side's, a move from or
+/// onto a right's rook square that right); the parent's en-passant file if it had a legal
+/// capture; the child's is settled by [`EarlyKey::finish`]. Equal to [`full_key`] of the child
+/// (a test walks the perft suites' trees to hold it to that).
 #[inline]
-pub fn key_after(pos: &Chess, key: Key, m: Move) -> EarlyKey {
+pub fn key_after(pos: &Chess, key: Key, delta: MoveDelta) -> EarlyKey {
     let us = pos.turn();
-    let z = |sq: Square, role: Role, color: Color| {
-        Zobrist64::zobrist_for_piece(sq, Piece { color, role }).0
+    // Each of the four entries read as it lies, an empty one as 0: a loop over the present
+    // ones made this function 60 % dearer (callgrind, `cutoff bench 6`: 44.7 M instructions
+    // against 27.9 M).
+    let z = |change: Option<(Piece, Square)>| {
+        change.map_or(0, |(piece, sq)| Zobrist64::zobrist_for_piece(sq, piece).0)
     };
+    let [moved, taken] = delta.removed;
+    let [arrived, rook] = delta.added;
     let mut k = key ^ Zobrist64::zobrist_for_white_turn().0;
+    k ^= z(moved) ^ z(taken) ^ z(arrived) ^ z(rook);
     let mut check_ep = false;
-    // The squares whose castling rights the move ends, and whether it is a king move.
-    let (touched, king_move) = match m {
-        Move::Normal {
-            role,
-            from,
-            capture,
-            to,
-            promotion,
-        } => {
-            k ^= z(from, role, us) ^ z(to, promotion.unwrap_or(role), us);
-            if let Some(taken) = capture {
-                k ^= z(to, taken, !us);
-            }
-            if role == Role::Pawn && from.distance(to) == 2 {
+    // The squares whose castling rights the move ends (the mover's origin and destination: en
+    // passant's are never a rook's corner, castling's king loses its side's rights anyway),
+    // and whether it is a king move.
+    let (touched, king_move) = match (moved, arrived) {
+        (Some((piece, from)), Some((_, to))) => {
+            if piece.role == Role::Pawn && from.distance(to) == 2 {
                 // Our pawn on the passed square attacks exactly the squares beside `to`.
                 let passed = Square::new((u32::from(from) + u32::from(to)) / 2);
                 let board = pos.board();
                 check_ep =
                     (attacks::pawn_attacks(us, passed) & board.pawns() & board.by_color(!us)).any();
             }
-            (Bitboard::from(from) | to, role == Role::King)
+            (Bitboard::from(from) | to, piece.role == Role::King)
         }
-        Move::EnPassant { from, to } => {
-            let taken = Square::from_coords(to.file(), from.rank());
-            k ^= z(from, Role::Pawn, us) ^ z(to, Role::Pawn, us) ^ z(taken, Role::Pawn, !us);
-            (Bitboard::EMPTY, false)
-        }
-        Move::Castle { king, rook } => {
-            let side = shakmaty::CastlingSide::from_queen_side(rook < king);
-            k ^= z(king, Role::King, us) ^ z(rook, Role::Rook, us);
-            k ^= z(side.king_to(us), Role::King, us) ^ z(side.rook_to(us), Role::Rook, us);
-            (Bitboard::EMPTY, true)
-        }
-        Move::Put { role, to } => {
-            k ^= z(to, role, us);
-            (Bitboard::EMPTY, false)
-        }
+        _ => (Bitboard::EMPTY, false),
     };
     let castles = pos.castles();
     if castles.any() {
@@ -151,7 +138,7 @@ mod tests {
             for m in pos.legal_moves() {
                 let mut child = pos.clone();
                 child.play_unchecked(m);
-                let early = key_after(&pos, key, m);
+                let early = key_after(&pos, key, MoveDelta::of(&pos, &m));
                 moves += 1;
                 if early.key == full_key(&child) {
                     answered += 1;

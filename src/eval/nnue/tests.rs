@@ -149,7 +149,7 @@ fn incremental_accumulators_equal_fresh_ones_at_every_node() {
         for m in p.legal_moves() {
             let mut child = p.clone();
             child.play_unchecked(m);
-            acc.update(p, &m, &child, ply);
+            acc.update(MoveDelta::of(p, &m), ply);
             nodes += walk(acc, net, &child, ply + 1, depth - 1);
         }
         if let Ok(null) = p.clone().swap_turn() {
