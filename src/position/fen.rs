@@ -1,5 +1,5 @@
 //! FEN reading: [`read_fen`], the one FEN reader of the engine and its tools, with the
-//! policy of what it repairs.
+//! policy of what it repairs, and [`pos`] for the fixed positions of tests.
 
 use shakmaty::fen::Fen;
 use shakmaty::{CastlingMode, Chess, PositionError};
@@ -51,6 +51,15 @@ pub fn read_fen(text: &str, mode: CastlingMode, policy: FenPolicy) -> Result<Che
     })
 }
 
+/// The position of a FEN known to be good, in standard castling mode under
+/// [`FenPolicy::Strict`]: meant for tests and fixed positions (a test's position, a tool's
+/// built-in one), where a bad FEN is the programmer's mistake. It panics with [`read_fen`]'s
+/// error, which names the FEN and what is wrong with it. Unit tests in `src/` cannot reach the
+/// integration tests' helpers, so this is the one such helper for both.
+pub fn pos(fen: &str) -> Chess {
+    read_fen(fen, CastlingMode::Standard, FenPolicy::Strict).unwrap_or_else(|e| panic!("{e}"))
+}
+
 /// Refuses a halfmove clock or fullmove number beyond `u32`, which shakmaty would read as
 /// 4294967295 without a word: a number that large is no count of moves but a damaged field.
 /// The fields are found as shakmaty finds them (split at spaces and underscores, after the
@@ -80,6 +89,27 @@ fn check_counters(text: &str) -> Result<(), String> {
 mod tests {
     use super::*;
     use shakmaty::{CastlingSide, Color, EnPassantMode, Position};
+
+    /// A test's bad FEN fails it with the FEN and the reason in the message, not a bare
+    /// `unwrap` on an error: what `pos` is for.
+    #[test]
+    fn pos_panics_naming_the_fen_and_what_is_wrong_with_it() {
+        let start = pos("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1");
+        assert_eq!(start, Chess::default());
+        for (fen, expected) in [
+            ("garbage", "bad FEN 'garbage': "),
+            (
+                "4k3/8/8/8/8/8/8/4RK2 w - - 0 1",
+                "illegal position '4k3/8/8/8/8/8/8/4RK2 w - - 0 1': ",
+            ),
+        ] {
+            let panic = std::panic::catch_unwind(|| pos(fen)).unwrap_err();
+            let message = panic
+                .downcast_ref::<String>()
+                .map_or("(not a String)", String::as_str);
+            assert!(message.starts_with(expected), "{fen}: {message}");
+        }
+    }
 
     #[test]
     fn fen_counters_beyond_u32_are_refused_and_the_largest_accepted() {

@@ -290,16 +290,10 @@ impl<'a> StagedPicker<'a> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::position::pos as position;
     use crate::search::ordering::{is_tactical, History};
     use shakmaty::fen::Fen;
     use shakmaty::CastlingMode;
-
-    fn position(fen: &str) -> Chess {
-        fen.parse::<Fen>()
-            .unwrap()
-            .into_position(CastlingMode::Standard)
-            .unwrap()
-    }
 
     fn heuristics(history: &History) -> Heuristics<'_> {
         Heuristics {
