@@ -24,8 +24,9 @@ pub fn gives_check(pos: &Chess, m: &Move) -> bool {
 ///
 /// A move checks directly (the piece it puts on `to` attacks the king) or by discovery (a
 /// slider of ours sees the king through the square the move empties). `pos` must be legal as
-/// [`read_fen`] makes it: the side not to move is not in check, so no piece of ours attacks
-/// the king already. Promotions, en passant and castling, rare, are worked out in full.
+/// [`read_fen`](super::read_fen) makes it: the side not to move is not in check, so no piece
+/// of ours attacks the king already. Promotions, en passant and castling, rare, are worked out
+/// in full.
 #[derive(Clone, Copy, Debug)]
 pub struct CheckInfo {
     /// The enemy king, `None` in a position without one (then nothing checks).

@@ -114,8 +114,6 @@ pub fn null_move(pos: &Chess, key: Key) -> Option<(Chess, Key)> {
     Some((child, k.0))
 }
 
-/// Whether the legal move `m` gives check: exactly `is_check()` of the position after it, read
-
 #[cfg(test)]
 mod tests {
     use super::*;
