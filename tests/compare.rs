@@ -22,12 +22,11 @@
 use std::process::Command;
 use std::sync::OnceLock;
 
+use cutoff::position::pos;
 use cutoff::reference::chess::{run_mode, ChessTree, Mode};
 use cutoff::reference::compare::{compare_depth, table, DepthResults};
 use cutoff::types::Score;
 use indicatif::ProgressBar;
-use shakmaty::fen::Fen;
-use shakmaty::{CastlingMode, Chess};
 
 const STARTPOS: &str = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1";
 const KIWIPETE: &str = "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1";
@@ -39,13 +38,6 @@ const WAC_004: &str = "r1bq2rk/pp3pbp/2p1p1pQ/7P/3P4/2PB1N2/PP3PPR/2KR4 w - - 0 
 const WAC_005: &str = "5k2/6pp/p1qN4/1p1p4/3P4/2PKP2Q/PP3r2/3R4 b - - 0 1";
 /// Back-rank mate in one (Ra8#): at depth 1 the mate is found exactly at the horizon.
 const BACK_RANK: &str = "6k1/5ppp/8/8/8/8/8/R5K1 w - - 0 1";
-
-fn pos(fen: &str) -> Chess {
-    fen.parse::<Fen>()
-        .unwrap()
-        .into_position(CastlingMode::Standard)
-        .unwrap()
-}
 
 /// Every mode on every test position at depths 1–4, computed once and shared by the tests.
 fn results() -> &'static Vec<(&'static str, DepthResults)> {

@@ -15,6 +15,7 @@ use std::sync::Arc;
 use common::json::{page_data, J};
 use cutoff::eval::explain::{self, Cell, Contributions};
 use cutoff::eval::{classical, Evaluator, EvaluatorKind, Network};
+use cutoff::position::pos;
 use shakmaty::fen::Fen;
 use shakmaty::{CastlingMode, Chess, EnPassantMode, Position, Role, Square};
 
@@ -27,10 +28,6 @@ fn evaluators() -> [(EvaluatorKind, Evaluator); 2] {
     let net = net();
     [EvaluatorKind::Net, EvaluatorKind::Classical]
         .map(|kind| (kind, Evaluator::new(kind, Some(&net))))
-}
-
-fn pos(fen: &str) -> Chess {
-    common::pos_from_fen_mode(fen, CastlingMode::Chess960)
 }
 
 const POSITIONS: &[&str] = &[

@@ -12,7 +12,7 @@ use std::time::Duration;
 use common::{is_error_report, Engine};
 use cutoff::eval::nnue::{Accumulators, Network, INPUTS};
 use cutoff::eval::EvaluatorKind;
-use cutoff::position::{read_fen, FenPolicy, Game};
+use cutoff::position::{read_fen, FenPolicy, Game, MoveDelta};
 use cutoff::rng::Rng;
 use cutoff::search::{Limits, Searcher, Settings};
 use shakmaty::{CastlingMode, Chess, Position};
@@ -36,7 +36,7 @@ fn walk(acc: &mut Accumulators, net: &Network, pos: &Chess, ply: usize, depth: u
     for m in pos.legal_moves() {
         let mut child = pos.clone();
         child.play_unchecked(m);
-        acc.update(pos, &m, &child, ply);
+        acc.update(MoveDelta::of(pos, &m), ply);
         nodes += walk(acc, net, &child, ply + 1, depth - 1);
     }
     nodes

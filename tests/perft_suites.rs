@@ -8,6 +8,7 @@ use std::path::Path;
 use std::process::Command;
 
 use cutoff::perft::{check_suite, divide, perft, perft_with, SuiteReport};
+use cutoff::position::{pos, read_fen, FenPolicy};
 use cutoff::util::read_lines;
 use indicatif::ProgressBar;
 use shakmaty::fen::Fen;
@@ -20,10 +21,6 @@ const POSITION_3: &str = "8/2p5/3p4/KP5r/1R3p1k/8/4P1P1/8 w - - 0 1";
 const POSITION_4: &str = "r3k2r/Pppp1ppp/1b3nbN/nP6/BBP1P3/q4N2/Pp1P2PP/R2Q1RK1 w kq - 0 1";
 /// The first line of the Chess960 suite.
 const CHESS960: &str = "bqnb1rkr/pp3ppp/3ppn2/2p5/5P2/P2P4/NPP1P1PP/BQ1BNRKR w HFhf - 2 9";
-
-fn position(fen: &str, mode: CastlingMode) -> Chess {
-    fen.parse::<Fen>().unwrap().into_position(mode).unwrap()
-}
 
 fn suite(file: &str, max_depth: Option<u32>) -> SuiteReport {
     let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("epd").join(file);
@@ -81,19 +78,19 @@ fn startpos_depth_5_matches_known_count() {
 
 #[test]
 fn kiwipete_depth_4_matches_known_count() {
-    assert_eq!(
-        perft(&position(KIWIPETE, CastlingMode::Standard), 4),
-        4_085_603
-    );
+    assert_eq!(perft(&pos(KIWIPETE), 4), 4_085_603);
 }
 
 #[test]
 fn threads_and_hash_give_the_plain_totals() {
     let cases = [
-        (position(KIWIPETE, CastlingMode::Standard), 4),
-        (position(POSITION_3, CastlingMode::Standard), 5),
-        (position(POSITION_4, CastlingMode::Standard), 4),
-        (position(CHESS960, CastlingMode::Chess960), 4),
+        (pos(KIWIPETE), 4),
+        (pos(POSITION_3), 5),
+        (pos(POSITION_4), 4),
+        (
+            read_fen(CHESS960, CastlingMode::Chess960, FenPolicy::Strict).unwrap(),
+            4,
+        ),
     ];
     for (pos, depth) in &cases {
         let plain = perft(pos, *depth);
@@ -113,13 +110,13 @@ fn threads_and_hash_give_the_plain_totals() {
 fn hashed_perft_stays_exact_when_the_table_overflows() {
     // 1 MiB holds 65 536 entries: far fewer than the subtrees of Kiwipete depth 5,
     // so entries are overwritten constantly and every lookup must still verify its key.
-    let pos = position(KIWIPETE, CastlingMode::Standard);
+    let pos = pos(KIWIPETE);
     assert_eq!(perft_with(&pos, 5, 2, 1), 193_690_690);
 }
 
 #[test]
 fn divide_gives_every_root_move_its_subtree_count() {
-    let pos = position(POSITION_4, CastlingMode::Standard);
+    let pos = pos(POSITION_4);
     let split = divide(&pos, 4, 2, 1);
     assert_eq!(split.len(), pos.legal_moves().len());
     for (m, n) in &split {
@@ -242,7 +239,7 @@ fn suite_positions(chess960_step: usize) -> Vec<Chess> {
 /// is already exact unless the move is a double push beside an enemy pawn.
 #[test]
 fn the_incremental_key_equals_the_full_key_at_every_node_of_the_suites() {
-    use cutoff::position::{child_key, full_key, key_after};
+    use cutoff::position::{child_key, full_key, key_after, MoveDelta};
     fn walk(pos: &Chess, key: u64, depth: u32, counts: &mut [u64; 2]) {
         assert_eq!(
             key,
@@ -256,7 +253,7 @@ fn the_incremental_key_equals_the_full_key_at_every_node_of_the_suites() {
         for m in pos.legal_moves() {
             let mut child = pos.clone();
             child.play_unchecked(m);
-            let early = key_after(pos, key, m);
+            let early = key_after(pos, key, MoveDelta::of(pos, &m));
             let k = child_key(pos, key, m, &child);
             counts[usize::from(early.key != k)] += 1;
             walk(&child, k, depth - 1, counts);

@@ -246,14 +246,7 @@ pub fn decode_all(bytes: &[u8]) -> Result<Vec<Record>, String> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use shakmaty::fen::Fen;
-
-    fn pos(fen: &str) -> Chess {
-        fen.parse::<Fen>()
-            .unwrap()
-            .into_position(CastlingMode::Standard)
-            .unwrap()
-    }
+    use crate::position::pos;
 
     #[test]
     fn records_round_trip_position_score_and_flags() {

@@ -452,15 +452,8 @@ impl<R: Read> Iterator for GameReader<R> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use shakmaty::fen::Fen;
+    use crate::position::pos;
     use shakmaty::uci::UciMove;
-
-    fn pos(fen: &str) -> Chess {
-        fen.parse::<Fen>()
-            .unwrap()
-            .into_position(CastlingMode::Standard)
-            .unwrap()
-    }
 
     /// A game from `fen` through `ucis`, each move scored by its index.
     fn game(fen: &str, ucis: &[&str], result: GameResult) -> ScoredGame {

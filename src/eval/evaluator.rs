@@ -5,10 +5,11 @@
 
 use std::sync::Arc;
 
-use shakmaty::{Chess, Move, Position};
+use shakmaty::{Chess, Position};
 
 use super::classical::{self, PawnCache};
 use super::nnue::{Accumulators, Network};
+use crate::position::MoveDelta;
 use crate::types::{Ply, Score};
 
 /// Which evaluation an [`Evaluator`] computes (UCI `Evaluation`).
@@ -94,11 +95,12 @@ impl Evaluator {
         }
     }
 
-    /// `m` was played from `parent` (at `ply`), giving `child` at `ply + 1`.
+    /// A move was played at `ply`, changing the board as `delta` says (the move door's one
+    /// breakdown of the move, which the key reads too), giving the position at `ply + 1`.
     #[inline]
-    pub fn on_move(&mut self, parent: &Chess, m: &Move, child: &Chess, ply: Ply) {
+    pub fn on_move(&mut self, delta: MoveDelta, ply: Ply) {
         if let Some(acc) = &mut self.net {
-            acc.update(parent, m, child, ply);
+            acc.update(delta, ply);
         }
     }
 

@@ -279,15 +279,7 @@ pub fn minimal_tree_leaves(b: f64, d: u32) -> f64 {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use shakmaty::fen::Fen;
-    use shakmaty::CastlingMode;
-
-    fn pos(fen: &str) -> Chess {
-        fen.parse::<Fen>()
-            .unwrap()
-            .into_position(CastlingMode::Standard)
-            .unwrap()
-    }
+    use crate::position::pos;
 
     #[test]
     fn checkmate_at_the_horizon_is_scored_with_its_distance() {

@@ -9,7 +9,7 @@ use shakmaty::{Chess, Move, Position};
 
 use super::tables::history::PieceTo;
 use super::worker::Worker;
-use crate::position::{key_after, null_move, Key};
+use crate::position::{key_after, null_move, Key, MoveDelta};
 use crate::types::{Ply, Score};
 
 /// The position after the legal move `m` from `pos` (whose key is `key`), and its key: the
@@ -17,7 +17,7 @@ use crate::types::{Ply, Score};
 /// from the table).
 #[inline]
 pub(super) fn child_position(pos: &Chess, key: Key, m: Move) -> (Chess, Key) {
-    let early = key_after(pos, key, m);
+    let early = key_after(pos, key, MoveDelta::of(pos, &m));
     let mut child = pos.clone();
     child.play_unchecked(m);
     let child_key = early.finish(&child);
@@ -38,9 +38,11 @@ impl Worker<'_> {
         m: Move,
         search: impl FnOnce(&mut Self, &Chess, Key) -> Score,
     ) -> Score {
-        // The key first, so that the slot is on its way while the move is played (for every
-        // move: the early key is exact but for a double push whose child can take en passant).
-        let early = key_after(pos, key, m);
+        // The move's delta once, for the key and the evaluator; the key first, so that the slot
+        // is on its way while the move is played (for every move: the early key is exact but for
+        // a double push whose child can take en passant).
+        let delta = MoveDelta::of(pos, &m);
+        let early = key_after(pos, key, delta);
         self.shared.tt.prefetch(early.key);
         let mut child = pos.clone();
         child.play_unchecked(m);
@@ -48,7 +50,7 @@ impl Worker<'_> {
         let child_key = early.finish(&child);
         self.keys.push(child_key);
         self.stack[ply].moved = Some(PieceTo::of(pos.turn(), &m));
-        self.evaluator.on_move(pos, &m, &child, ply);
+        self.evaluator.on_move(delta, ply);
         let score = search(self, &child, child_key);
         self.evaluator.on_undo(ply);
         self.keys.pop();

@@ -423,17 +423,11 @@ impl<'a> StagedPicker<'a> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::position::pos as position;
     use crate::search::ordering::is_tactical;
     use crate::search::see::see_at_least;
     use shakmaty::fen::Fen;
     use shakmaty::CastlingMode;
-
-    fn position(fen: &str) -> Chess {
-        fen.parse::<Fen>()
-            .unwrap()
-            .into_position(CastlingMode::Standard)
-            .unwrap()
-    }
 
     fn heuristics(history: &History) -> Heuristics<'_> {
         Heuristics {
@@ -634,7 +628,6 @@ mod tests {
     /// Random positions for the order tests: random games from the perft suite's opening, its
     /// "kiwipete" and promotion positions, and a middlegame with checks and en passant.
     fn random_positions(rand: &mut impl FnMut() -> u64) -> Vec<Chess> {
-        use crate::position::{read_fen, FenPolicy};
         let starts = [
             "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1",
             "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1",
@@ -644,7 +637,7 @@ mod tests {
         let mut positions = Vec::new();
         for fen in starts {
             for _ in 0..15 {
-                let mut pos = read_fen(fen, CastlingMode::Standard, FenPolicy::Strict).unwrap();
+                let mut pos = position(fen);
                 for _ in 0..40 {
                     let legal = pos.legal_moves();
                     if legal.is_empty() {

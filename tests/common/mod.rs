@@ -737,17 +737,16 @@ pub fn last_per_multipv<'a>(
 pub const STARTPOS: &str = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1";
 pub const KIWIPETE: &str = "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1";
 
-/// A position from a FEN (standard castling).
+/// A position from a FEN (standard castling): the library's one test helper.
 pub fn pos_from_fen(fen: &str) -> Chess {
-    pos_from_fen_mode(fen, CastlingMode::Standard)
+    cutoff::position::pos(fen)
 }
 
+/// A position from a FEN in a castling mode (Chess960 castling rights need Chess960 mode),
+/// read by the library's reader; panics with its reason.
 pub fn pos_from_fen_mode(fen: &str, mode: CastlingMode) -> Chess {
-    let fen: Fen = fen
-        .parse()
-        .unwrap_or_else(|e| panic!("test FEN {fen:?} does not parse: {e}"));
-    fen.into_position(mode)
-        .unwrap_or_else(|e| panic!("test FEN is not a legal position: {e}"))
+    cutoff::position::read_fen(fen, mode, cutoff::position::FenPolicy::Strict)
+        .unwrap_or_else(|e| panic!("test {e}"))
 }
 
 /// Plays UCI moves (either castling notation) from a position; panics on an illegal move.

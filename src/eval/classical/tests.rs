@@ -7,13 +7,7 @@ use shakmaty::{CastlingMode, Chess, EnPassantMode, Position};
 use super::params::GROUPS;
 use super::trace::Terms;
 use super::*;
-
-fn pos(fen: &str) -> Chess {
-    fen.parse::<Fen>()
-        .unwrap()
-        .into_position(CastlingMode::Standard)
-        .unwrap()
-}
+use crate::position::pos;
 
 /// The same position with colours swapped and the board flipped top to bottom.
 fn mirrored(p: &Chess) -> Chess {

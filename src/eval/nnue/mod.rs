@@ -31,9 +31,10 @@ use std::sync::Arc;
 
 use arrayvec::ArrayVec;
 
-use shakmaty::{Board, Chess, Color, Move, Position, Role, Square};
+use shakmaty::{Board, Chess, Color, Position, Role, Square};
 
 use crate::files;
+use crate::position::MoveDelta;
 use crate::types::{Ply, Score, MAX_PLY};
 
 mod aligned;
@@ -508,55 +509,23 @@ impl Accumulators {
         child.copy_from_slice(parent);
     }
 
-    /// The accumulators at `ply + 1` after `m` is played from `parent` at `ply`: the pieces
-    /// that left a square are taken out, those that arrived put in (a capture, en passant,
-    /// castling, a promotion each touch their own squares).
+    /// The accumulators at `ply + 1` after a move at `ply` whose `delta` (worked out once at
+    /// the move door, as the key reads it) says which pieces left a square, taken out, and
+    /// which arrived, put in (a capture, en passant, castling, a promotion each touch their own
+    /// squares).
     #[inline]
-    pub fn update(&mut self, parent: &Chess, m: &Move, child: &Chess, ply: Ply) {
-        let us = parent.turn();
-        let mut removed: [Option<(Color, Role, Square)>; 2] = [None; 2];
-        let mut added: [Option<(Color, Role, Square)>; 2] = [None; 2];
-        match *m {
-            Move::Normal {
-                role,
-                from,
-                capture,
-                to,
-                promotion,
-            } => {
-                removed[0] = Some((us, role, from));
-                removed[1] = capture.map(|c| (!us, c, to));
-                added[0] = Some((us, promotion.unwrap_or(role), to));
-            }
-            Move::EnPassant { from, to } => {
-                removed[0] = Some((us, Role::Pawn, from));
-                removed[1] = Some((!us, Role::Pawn, Square::from_coords(to.file(), from.rank())));
-                added[0] = Some((us, Role::Pawn, to));
-            }
-            Move::Castle { king, rook } => {
-                let side = shakmaty::CastlingSide::from_queen_side(rook < king);
-                removed = [Some((us, Role::King, king)), Some((us, Role::Rook, rook))];
-                added = [
-                    Some((us, Role::King, side.king_to(us))),
-                    Some((us, Role::Rook, side.rook_to(us))),
-                ];
-            }
-            Move::Put { .. } => {
-                // Not a move of standard chess: build the child from scratch.
-                return self.refresh(child, ply + 1);
-            }
-        }
+    pub fn update(&mut self, delta: MoveDelta, ply: Ply) {
         let net = &*self.net;
         let hidden = net.hidden;
         let (mut white_sub, mut black_sub, mut white_add, mut black_add) =
             (Rows::new(), Rows::new(), Rows::new(), Rows::new());
-        for (color, role, sq) in removed.into_iter().flatten() {
-            let (fw, fb) = features(color, role, sq);
+        for (piece, sq) in delta.removed() {
+            let (fw, fb) = features(piece.color, piece.role, sq);
             white_sub.push(net.feature_weights(fw));
             black_sub.push(net.feature_weights(fb));
         }
-        for (color, role, sq) in added.into_iter().flatten() {
-            let (fw, fb) = features(color, role, sq);
+        for (piece, sq) in delta.added() {
+            let (fw, fb) = features(piece.color, piece.role, sq);
             white_add.push(net.feature_weights(fw));
             black_add.push(net.feature_weights(fb));
         }

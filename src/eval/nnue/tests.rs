@@ -1,5 +1,5 @@
 use super::*;
-use crate::position::{read_fen, FenPolicy};
+use crate::position::pos;
 use crate::rng::Rng;
 use shakmaty::CastlingMode;
 
@@ -11,10 +11,6 @@ pub(crate) fn random_network(hidden: usize, seed: u64) -> Network {
     let b1 = (0..hidden).map(|_| draw(-20, 120)).collect();
     let w2 = (0..2 * hidden).map(|_| draw(-126, 126)).collect();
     Network::from_weights(w1, b1, w2, i32::from(draw(-3000, 3000)))
-}
-
-fn pos(fen: &str) -> Chess {
-    read_fen(fen, CastlingMode::Standard, FenPolicy::Strict).unwrap()
 }
 
 const FENS: [&str; 6] = [
@@ -149,7 +145,7 @@ fn incremental_accumulators_equal_fresh_ones_at_every_node() {
         for m in p.legal_moves() {
             let mut child = p.clone();
             child.play_unchecked(m);
-            acc.update(p, &m, &child, ply);
+            acc.update(MoveDelta::of(p, &m), ply);
             nodes += walk(acc, net, &child, ply + 1, depth - 1);
         }
         if let Ok(null) = p.clone().swap_turn() {
