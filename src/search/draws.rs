@@ -4,9 +4,8 @@
 
 use shakmaty::{Chess, Position};
 
-use super::alphabeta::Node;
 use super::worker::Worker;
-use crate::types::Score;
+use crate::types::{Ply, Score};
 
 impl Worker<'_> {
     /// Whether the position on top of the key stack occurred before, since the last
@@ -29,9 +28,9 @@ impl Worker<'_> {
 
 /// The value of a node with no legal move: mated in check, else stalemate.
 #[inline]
-pub(super) fn no_legal_move(node: &Node) -> Score {
-    if node.in_check {
-        Score::mated_in(node.ply)
+pub(super) fn no_legal_move(in_check: bool, ply: Ply) -> Score {
+    if in_check {
+        Score::mated_in(ply)
     } else {
         Score::DRAW
     }
@@ -40,12 +39,12 @@ pub(super) fn no_legal_move(node: &Node) -> Score {
 /// The fifty-move rule's draw, after mate (which takes precedence): only a side in check can
 /// be mated, so only then are the moves generated to tell. `None` while the rule is not due.
 #[inline]
-pub(super) fn fifty_move_rule(pos: &Chess, node: &Node) -> Option<Score> {
+pub(super) fn fifty_move_rule(pos: &Chess, in_check: bool, ply: Ply) -> Option<Score> {
     if pos.halfmoves() < 100 {
         return None;
     }
-    Some(if node.in_check && pos.legal_moves().is_empty() {
-        no_legal_move(node)
+    Some(if in_check && pos.legal_moves().is_empty() {
+        no_legal_move(in_check, ply)
     } else {
         Score::DRAW
     })

@@ -8,11 +8,38 @@ use std::sync::OnceLock;
 
 use shakmaty::{Chess, Move, Position};
 
-use super::alphabeta::Node;
 use super::worker::Worker;
 use crate::params::*;
+use crate::position::Key;
 use crate::tt::{Hit, PackedMove};
 use crate::types::{Bound, Depth, Ply, Score};
+
+/// What the move loop needs to know of its node, fixed once the node's own pruning is done.
+/// Defined here, beside the predicates that read it, so that `alphabeta.rs` imports this file
+/// and not the other way round.
+#[derive(Clone, Copy)]
+pub(super) struct Node {
+    /// The position's key.
+    pub(super) key: Key,
+    pub(super) depth: Depth,
+    pub(super) ply: Ply,
+    /// An open window: the node is on the principal variation.
+    pub(super) pv_node: bool,
+    pub(super) in_check: bool,
+    /// The static evaluation is above the one two plies before (our previous move helped).
+    pub(super) improving: bool,
+    /// The evaluation before correction (`-INFINITE` in check), which correction history
+    /// learns from.
+    pub(super) raw_eval: Score,
+    /// The corrected static evaluation: what the node's pruning compares with the window.
+    pub(super) static_eval: Score,
+    /// The move a singular-extension search of this node leaves out (step 10a).
+    pub(super) excluded: Option<Move>,
+    /// What the tablebases say the node's value is at least and at most (step 2b; at PV
+    /// nodes, where they bound the search's result rather than settle it).
+    pub(super) tb_floor: Score,
+    pub(super) tb_ceiling: Score,
+}
 
 /// What the singular-extension search (step 10a) decided about the table's move.
 pub(super) enum Singular {
