@@ -10,9 +10,12 @@ use super::staged::StagedPicker;
 use super::tables::history::{Continuation, History};
 use super::tables::tt::{Hit, PackedMove, Stored};
 use super::worker::{KnownCheck, Worker};
-#[cfg(not(feature = "tune"))]
-use std::sync::OnceLock;
 
+use super::draws::{fifty_move_rule, is_dead_draw, no_legal_move};
+use super::selectivity::{
+    mate_distance_window, null_move_reduction, probcut_beta, singular_beta, singular_verdict, Node,
+    Singular,
+};
 use crate::params::*;
 use crate::position::{CheckInfo, Key};
 use crate::types::{Bound, Depth, Ply, Score, MAX_PLY};
@@ -34,39 +37,6 @@ impl Tried {
             self.captures.try_push(m)
         };
     }
-}
-
-/// What the singular-extension search (step 10a) decided about the table's move.
-enum Singular {
-    /// Search it this many plies deeper (negative: shallower).
-    Extend(Depth),
-    /// The node fails high with this score without searching further.
-    MultiCut(Score),
-}
-
-/// What the move loop needs to know of its node, fixed once the node's own pruning is done.
-#[derive(Clone, Copy)]
-struct Node {
-    /// The position's key.
-    key: Key,
-    depth: Depth,
-    ply: Ply,
-    /// An open window: the node is on the principal variation.
-    pv_node: bool,
-    in_check: bool,
-    /// The static evaluation is above the one two plies before (our previous move helped).
-    improving: bool,
-    /// The evaluation before correction (`-INFINITE` in check), which correction history
-    /// learns from.
-    raw_eval: Score,
-    /// The corrected static evaluation: what the node's pruning compares with the window.
-    static_eval: Score,
-    /// The move a singular-extension search of this node leaves out (step 10a).
-    excluded: Option<Move>,
-    /// What the tablebases say the node's value is at least and at most (step 2b; at PV
-    /// nodes, where they bound the search's result rather than settle it).
-    tb_floor: Score,
-    tb_ceiling: Score,
 }
 
 impl Worker<'_> {
@@ -153,10 +123,7 @@ impl Worker<'_> {
             ply,
             pv_node,
             in_check,
-            improving: self.steps.improving
-                && !in_check
-                && ply >= 2
-                && static_eval > self.stack[ply - 2].static_eval,
+            improving: self.is_improving(ply, in_check, static_eval),
             raw_eval,
             static_eval,
             excluded,
@@ -200,10 +167,8 @@ impl Worker<'_> {
         None
     }
 
-    /// Step 2b: probes the tablebases where they are exact and worth it (Stockfish's
-    /// conditions): few enough pieces, deep enough (any depth below the largest tables' piece
-    /// count), just after a capture or pawn move (the half-move clock is 0, so WDL is exact),
-    /// no castling rights. A sure result settles the node and goes to the table; at a PV node
+    /// Step 2b: probes the tablebases where they are exact and worth it
+    /// (`probes_tablebases`). A sure result settles the node and goes to the table; at a PV node
     /// a result that does not settle it bounds it: `Ok((floor, ceiling))`.
     #[allow(clippy::too_many_arguments)]
     fn probe_tablebases(
@@ -217,13 +182,7 @@ impl Worker<'_> {
         pv_node: bool,
     ) -> Result<(Score, Score), Score> {
         let open = Ok((-Score::INFINITE, Score::INFINITE));
-        let pieces = pos.board().occupied().count();
-        let cardinality = self.tb_cardinality;
-        if pieces > cardinality
-            || (pieces == cardinality && depth < self.settings.tb_probe_depth)
-            || pos.halfmoves() != 0
-            || pos.castles().any()
-        {
+        if !self.probes_tablebases(pos, depth) {
             return open;
         }
         let Some(outcome) = self.shared.tablebases.probe_wdl(pos) else {
@@ -294,18 +253,8 @@ impl Worker<'_> {
         beta: Score,
         tt_hit: Option<Hit>,
     ) -> Option<Score> {
-        let probcut_beta = beta + probcut_margin();
-        if !self.steps.probcut
-            || node.pv_node
-            || node.in_check
-            || node.excluded.is_some()
-            || node.depth < probcut_min_depth()
-            || beta.is_decisive()
-            // A stored search as deep as probcut's own already says the captures do not reach it.
-            || tt_hit.is_some_and(|hit| {
-                hit.depth >= node.depth - PROBCUT_REDUCTION && hit.score < probcut_beta
-            })
-        {
+        let probcut_beta = probcut_beta(beta);
+        if !self.tries_probcut(node, beta, probcut_beta, tt_hit) {
             return None;
         }
         let Node {
@@ -358,28 +307,13 @@ impl Worker<'_> {
         None
     }
 
-    /// Step 6: whether to try a null move. If even passing leaves us at or above beta, a real
-    /// move will too (barring zugzwang, which is why it needs pieces besides pawns).
-    #[inline]
-    fn tries_null_move(&self, pos: &Chess, node: &Node, beta: Score) -> bool {
-        self.steps.null_move_pruning
-            && !node.pv_node
-            && !node.in_check
-            && node.depth >= nmp_min_depth()
-            && node.static_eval >= beta
-            && !beta.is_decisive()
-            && !self.after_null_move(node.ply)
-            && node.excluded.is_none()
-            && has_pieces(pos)
-    }
-
     /// Step 6: passes and searches the opponent's reply at a reduced depth with a null window
     /// at beta. `Some` when the node is done: it failed high, or the search was stopped.
     fn null_move_search(&mut self, pos: &Chess, node: &Node, beta: Score) -> Option<Score> {
         let Node {
             key, depth, ply, ..
         } = *node;
-        let reduction = nmp_base_reduction() + depth / nmp_depth_divisor();
+        let reduction = null_move_reduction(depth);
         let score = -self.visit_null_child(pos, key, ply, |worker, child, child_key| {
             let depth = depth - 1 - reduction;
             // The opponent is never in check after our pass: we were not.
@@ -409,7 +343,7 @@ impl Worker<'_> {
         let tt_move = tt_hit.map_or(PackedMove::NONE, |hit| hit.mv);
         let side = pos.turn();
         let continuation = self.continuation(ply);
-        if let Some(draw_or_mate) = fifty_move_rule(pos, &node) {
+        if let Some(draw_or_mate) = fifty_move_rule(pos, node.in_check, node.ply) {
             return draw_or_mate;
         }
         let mut buffer = MoveBuffer::new();
@@ -446,7 +380,8 @@ impl Worker<'_> {
             if quiet {
                 quiets_searched += 1;
             }
-            // Step 10: extensions (the table's move only when first, for singularity).
+            // Step 10: extensions, 10a singular (package), 10b checks (off: +3.1 ± 25.0,
+            // inconclusive); the table's move only when first, for singularity.
             let singular_candidate = tt_hit.filter(|_| is_tt_move);
             let extension =
                 match self.extension(pos, &node, singular_candidate, m, gives_check, beta) {
@@ -489,7 +424,7 @@ impl Worker<'_> {
 
         // No legal move at all: mate or stalemate.
         if picker.handed_out() == 0 {
-            return no_legal_move(&node);
+            return no_legal_move(node.in_check, node.ply);
         }
         // Step 12: the result to the table (and what it teaches the correction history); a
         // cutoff has taught the move ordering above. No more than the tables allow.
@@ -522,26 +457,6 @@ impl Worker<'_> {
         self.shared.tt.store(node.key, node.ply, stored);
         self.learn_correction(pos, node, best, bound, best_move);
         best
-    }
-
-    /// Step 3's depth: one ply less where no table move guides the ordering (not in a singular
-    /// search, and from `iir_min_depth` up).
-    #[inline]
-    fn reduced_without_table_move(
-        &self,
-        depth: Depth,
-        tt_move: PackedMove,
-        excluded: Option<Move>,
-    ) -> Depth {
-        if self.steps.internal_iterative_reduction
-            && tt_move.is_none()
-            && excluded.is_none()
-            && depth >= iir_min_depth()
-        {
-            depth - 1
-        } else {
-            depth
-        }
     }
 
     /// Step 4b's learning: the searched value against the raw evaluation, where the value
@@ -592,48 +507,25 @@ impl Worker<'_> {
         self.history.quiet_score(side, m, context)
     }
 
-    /// Step 10: how many plies deeper `m` is searched. 10a (package):
-    /// a singular table move one more, a table move that is not alone one less, and `Err`
-    /// with the node's value when even the other moves reach beta (multi-cut). 10b (off: +3.1
-    /// ± 25.0, inconclusive): a check one more.
-    fn extension(
-        &mut self,
-        pos: &Chess,
-        node: &Node,
-        singular_candidate: Option<Hit>,
-        m: Move,
-        gives_check: bool,
-        beta: Score,
-    ) -> Result<Depth, Score> {
-        if let Some(hit) = singular_candidate {
-            match self.singular(pos, node, &hit, m, beta) {
-                Singular::Extend(0) => {}
-                Singular::Extend(plies) => return Ok(plies),
-                Singular::MultiCut(score) => return Err(score),
-            }
-        }
-        Ok(Depth::from(self.steps.check_extension && gives_check))
-    }
-
     /// Step 10a: whether the table's move `m` is singular: searched without it, at half the
     /// depth, the node stays below `singular_beta`, a margin under the stored score. Then `m`
     /// is extended. If the other moves reach
     /// `singular_beta` and that is at least beta, several moves cut: the node fails high
     /// (multi-cut). If they reach it and the stored score is at least beta, `m` is likely
     /// not the only good move: it is searched a ply shallower (negative extension).
-    fn singular(&mut self, pos: &Chess, node: &Node, hit: &Hit, m: Move, beta: Score) -> Singular {
+    pub(super) fn singular(
+        &mut self,
+        pos: &Chess,
+        node: &Node,
+        hit: &Hit,
+        m: Move,
+        beta: Score,
+    ) -> Singular {
         let depth = node.depth;
-        if !self.steps.singular_extensions
-            || node.ply == 0
-            || depth < se_min_depth()
-            || node.excluded.is_some()
-            || hit.bound == Bound::Upper
-            || hit.depth < depth - 3
-            || hit.score.is_decisive()
-        {
+        if !self.tries_singular(node, hit) {
             return Singular::Extend(0);
         }
-        let singular_beta = hit.score - se_margin() * depth;
+        let singular_beta = singular_beta(hit, depth);
         self.stack[node.ply].excluded = Some(m);
         let score = self.alpha_beta(
             pos,
@@ -648,15 +540,7 @@ impl Worker<'_> {
         if self.stopped {
             return Singular::Extend(0);
         }
-        if score < singular_beta {
-            Singular::Extend(1)
-        } else if singular_beta >= beta {
-            Singular::MultiCut(singular_beta)
-        } else if hit.score >= beta {
-            Singular::Extend(-1)
-        } else {
-            Singular::Extend(0)
-        }
+        singular_verdict(score, singular_beta, hit.score, beta)
     }
 
     /// Step 8 (SEE ordering: +167.7 ± 38.9, with quiescence SEE pruning): the moves in
@@ -688,87 +572,6 @@ impl Worker<'_> {
             continuation: self.steps.continuation_history.then_some(continuation),
             capture_history: self.steps.capture_history,
             see_ordering: self.steps.see_ordering,
-        }
-    }
-
-    /// Step 5: whether the static evaluation is so far above beta that a shallow search would
-    /// not come back down (a ply's margin less when improving).
-    #[inline]
-    fn reverse_futility_cuts(&self, node: &Node, beta: Score) -> bool {
-        let depth = node.depth - Depth::from(node.improving);
-        self.steps.reverse_futility_pruning
-            && node.excluded.is_none()
-            && !node.pv_node
-            && !node.in_check
-            && node.depth <= rfp_max_depth()
-            && !beta.is_decisive()
-            && node.static_eval - rfp_margin() * depth >= beta
-    }
-
-    /// Step 9: whether quiet, non-checking moves may be pruned at this node at all: not on
-    /// the principal variation, not in check, and only once a move has kept us off a mate.
-    #[inline]
-    fn may_prune_quiets(&self, node: &Node, best: Score) -> bool {
-        self.steps.futility_and_late_move_pruning
-            && !node.pv_node
-            && !node.in_check
-            && best > -Score::TB_WIN_BOUND
-    }
-
-    /// Step 9: whether the quiet moves from here on are skipped, whichever they are: near the
-    /// leaves after enough quiet moves (LMP; half as many when not improving), or too far
-    /// below alpha (futility). Neither reads the move, so the move's history is not read for
-    /// the moves they prune.
-    #[inline]
-    fn prunes_late_quiets(&self, node: &Node, quiets_searched: Depth, alpha: Score) -> bool {
-        let depth = node.depth;
-        let mut late_moves = lmp_base() + depth * depth;
-        if self.steps.improving && !node.improving {
-            late_moves /= 2;
-        }
-        (depth <= lmp_max_depth() && quiets_searched >= late_moves)
-            || (depth <= fp_max_depth()
-                && node.static_eval + fp_base() + fp_margin() * depth <= alpha)
-    }
-
-    /// Step 9b: whether a quiet move is skipped for its bad history (history pruning).
-    #[inline]
-    fn prunes_by_history(&self, node: &Node, history: i32) -> bool {
-        self.steps.history_pruning
-            && node.depth <= history_pruning_max_depth()
-            && history < -history_pruning_margin() * node.depth
-    }
-
-    /// Step 11: the late-move reduction of the move at `index` (none for the first moves,
-    /// tactical moves, checks and evasions; one ply less at PV nodes, one more when not
-    /// improving, and less or more by the move's history).
-    #[inline]
-    fn reduction(
-        &self,
-        node: &Node,
-        index: usize,
-        quiet: bool,
-        gives_check: bool,
-        history: i32,
-    ) -> Depth {
-        let depth = node.depth;
-        if self.steps.late_move_reductions
-            && depth >= lmr_min_depth()
-            && index >= lmr_min_move_index()
-            && !node.in_check
-            && quiet
-            && !gives_check
-        {
-            let mut r = late_move_reduction(depth, index) - i32::from(node.pv_node);
-            if self.steps.improving && !node.improving {
-                r += 1;
-            }
-            if self.steps.history_reductions {
-                r -= history / lmr_history_divisor();
-            }
-            r.clamp(0, depth - 2)
-        } else {
-            0
         }
     }
 
@@ -855,110 +658,5 @@ impl Worker<'_> {
                 self.history.update_capture(side, c, -bonus);
             }
         }
-    }
-
-    /// Whether the position on top of the key stack occurred before, since the last
-    /// irreversible move. One repetition is scored as a draw: if repeating is good for one
-    /// side, it can repeat again.
-    pub(super) fn is_repetition(&self, pos: &Chess) -> bool {
-        let n = self.keys.len();
-        let current = self.keys[n - 1];
-        let reversible = (pos.halfmoves() as usize).min(n - 1 - self.repetition_floor);
-        let mut back = 4;
-        while back <= reversible {
-            if self.keys[n - 1 - back] == current {
-                return true;
-            }
-            back += 2;
-        }
-        false
-    }
-}
-
-/// The late-move reduction at `depth` for the move at `index`: `lmr_base + ln(depth) *
-/// ln(index) / lmr_divisor` plies, rounded down.
-fn reduction_formula(depth: usize, index: usize) -> u8 {
-    if depth == 0 || index == 0 {
-        return 0;
-    }
-    let base = f64::from(lmr_base_hundredths()) / 100.0;
-    let divisor = f64::from(lmr_divisor_hundredths()) / 100.0;
-    let value = base + (depth as f64).ln() * (index as f64).ln() / divisor;
-    value.max(0.0) as u8
-}
-
-/// The late-move reduction table, by depth and move index (computed once from the defaults).
-#[cfg(not(feature = "tune"))]
-fn late_move_reduction(depth: Depth, index: usize) -> Depth {
-    static TABLE: OnceLock<[[u8; 64]; 64]> = OnceLock::new();
-    let table = TABLE.get_or_init(|| {
-        let mut t = [[0u8; 64]; 64];
-        for (d, row) in t.iter_mut().enumerate() {
-            for (i, r) in row.iter_mut().enumerate() {
-                *r = reduction_formula(d, i);
-            }
-        }
-        t
-    });
-    Depth::from(table[(depth as usize).min(63)][index.min(63)])
-}
-
-/// The tuning build computes each reduction afresh: its parameters change between searches.
-#[cfg(feature = "tune")]
-fn late_move_reduction(depth: Depth, index: usize) -> Depth {
-    Depth::from(reduction_formula((depth as usize).min(63), index.min(63)))
-}
-
-/// The value of a node with no legal move: mated in check, else stalemate.
-#[inline]
-fn no_legal_move(node: &Node) -> Score {
-    if node.in_check {
-        Score::mated_in(node.ply)
-    } else {
-        Score::DRAW
-    }
-}
-
-/// The fifty-move rule's draw, after mate (which takes precedence): only a side in check can
-/// be mated, so only then are the moves generated to tell. `None` while the rule is not due.
-#[inline]
-fn fifty_move_rule(pos: &Chess, node: &Node) -> Option<Score> {
-    if pos.halfmoves() < 100 {
-        return None;
-    }
-    Some(if node.in_check && pos.legal_moves().is_empty() {
-        no_legal_move(node)
-    } else {
-        Score::DRAW
-    })
-}
-
-/// Whether the side to move has a piece besides king and pawns (zugzwang is then unlikely).
-#[inline]
-fn has_pieces(pos: &Chess) -> bool {
-    let board = pos.board();
-    let ours = board.by_color(pos.turn());
-    !(ours & !board.pawns() & !board.kings()).is_empty()
-}
-
-/// Insufficient material to mate (shakmaty's rule), tested only when few pieces are left.
-#[inline]
-fn is_dead_draw(pos: &Chess) -> bool {
-    pos.board().occupied().count() <= 4 && pos.is_insufficient_material()
-}
-
-/// Mate distance pruning: nothing at `ply` scores better than mating at the next ply or worse
-/// than being mated now, so the window shrinks to those bounds, and an empty window is settled
-/// (`Err`). Once a mate is found every longer line is cut at once instead of searched: a mate
-/// in 1 took over a second to reach depth 20 under `go ponder` without it, and ran past the
-/// hard limit after `ponderhit`.
-#[inline]
-fn mate_distance_window(ply: Ply, alpha: Score, beta: Score) -> Result<(Score, Score), Score> {
-    let alpha = alpha.max(Score::mated_in(ply));
-    let beta = beta.min(Score::mate_in(ply + 1));
-    if alpha >= beta {
-        Err(alpha)
-    } else {
-        Ok((alpha, beta))
     }
 }

@@ -69,14 +69,6 @@ impl Limits {
                 && self.movetime.is_none()
                 && self.clock.is_none())
     }
-
-    /// Whether `score` is the mate `go mate` asks for.
-    pub(super) fn is_wanted_mate(&self, score: Score) -> bool {
-        match (self.mate, score.mate_moves()) {
-            (Some(n), Some(m)) => m > 0 && m <= n as i32,
-            _ => false,
-        }
-    }
 }
 
 /// One line of a completed iteration, as `info depth ... pv ...` reports it.

@@ -11,14 +11,17 @@ mod alphabeta;
 mod apply;
 mod config;
 mod control;
+mod draws;
 mod limits;
 pub mod ordering;
 mod quiescence;
 mod root;
 pub mod see;
+mod selectivity;
 mod shared;
 mod staged;
 pub mod stats;
+mod stop;
 pub mod strength;
 pub mod tables;
 mod threads;
@@ -41,8 +44,8 @@ pub use limits::{Clock, IterationInfo, Limits, Reporter, SearchOutcome, MAX_DEPT
 use root::{ponder_from_tt, root_keys, root_moves, RootSearch};
 use shared::Shared;
 pub use stats::Stats;
+use stop::StopPolicy;
 use threads::{HelperPool, Job};
-use time::TimeBudget;
 use worker::{ThreadData, Worker, WorkerSetup};
 
 /// Owns everything that survives between searches: what the threads share (the
@@ -251,25 +254,21 @@ impl Searcher {
     ) -> SearchOutcome {
         let start = Instant::now();
         self.shared.tt.new_search();
-        // A strength limit: a node budget, more lines to pick among, one thread.
-        let limited;
-        let (limits, settings) = match self.settings.strength_elo {
+        // A strength limit: a node budget (in the stop policy below), more lines to pick
+        // among, one thread.
+        let settings = match self.settings.strength_elo {
             Some(elo) => {
-                let mut l = limits.clone();
-                l.nodes = Some(l.nodes.unwrap_or(u64::MAX).min(strength::node_limit(elo)));
-                limited = l;
                 let lines = if strength::weakness(elo).is_some() {
                     self.settings.multipv.max(strength::LINES)
                 } else {
                     self.settings.multipv
                 };
-                let settings = Settings {
+                Settings {
                     multipv: lines,
                     ..self.settings
-                };
-                (&limited, settings)
+                }
             }
-            None => (limits, self.settings),
+            None => self.settings,
         };
 
         let root_moves = root_moves(game, &limits.searchmoves);
@@ -284,7 +283,10 @@ impl Searcher {
         }
 
         self.prepare_evaluator();
-        let budget = TimeBudget::new(limits, settings.move_overhead, root_moves.len());
+        let mut stop = StopPolicy::new(limits, settings.move_overhead, root_moves.len());
+        if let Some(elo) = settings.strength_elo {
+            stop = stop.with_strength_nodes(strength::node_limit(elo));
+        }
         let mut worker = Worker::new(WorkerSetup {
             shared: &self.shared,
             thread: &mut self.thread,
@@ -293,11 +295,9 @@ impl Searcher {
             steps: self.steps,
             settings,
         });
-        worker.node_limit = limits.nodes.unwrap_or(u64::MAX);
-        worker.stop_after_first_move = settings.strength_elo.is_some();
-        worker.budget = budget;
+        worker.stop = stop;
         worker.helper_counters = self.helpers.counters();
-        let mut root = RootSearch::new(worker, game, limits, root_moves, start, reporter);
+        let mut root = RootSearch::new(worker, game, root_moves, start, reporter);
         root.iterate();
         let (mut outcome, lines) = root.finish();
         let chosen = match settings.strength_elo.and_then(strength::weakness) {
@@ -324,9 +324,7 @@ impl Searcher {
 
         // An infinite or pondering search never answers before it is told to, nor does a
         // `go mate` alone that found no such mate: it is `go infinite` until the mate shows.
-        let mate_unfound =
-            limits.mate.is_some() && limits.is_endless() && !limits.is_wanted_mate(outcome.score);
-        while !control.is_stopped() && (limits.infinite || control.is_pondering() || mate_unfound) {
+        while stop.waits_for_stop(control, outcome.score) {
             std::thread::sleep(Duration::from_millis(1));
         }
 

@@ -7,7 +7,8 @@ use std::time::Instant;
 use shakmaty::{Chess, Move, Position};
 
 use super::apply::child_position;
-use super::limits::{IterationInfo, Limits, Reporter, SearchOutcome, MAX_DEPTH};
+use super::limits::{IterationInfo, Reporter, SearchOutcome};
+use super::stop::Iteration;
 use super::tables::tt::TranspositionTable;
 use super::time;
 use super::worker::{KnownCheck, Worker};
@@ -179,7 +180,6 @@ fn skips_depth(thread_index: usize, depth: Depth) -> bool {
 pub(super) struct RootSearch<'a> {
     worker: Worker<'a>,
     game: &'a Game,
-    limits: &'a Limits,
     /// Best first after every iteration (the MultiPV lines in order, then the rest).
     root_moves: Vec<RootMove>,
     max_depth: Depth,
@@ -193,21 +193,16 @@ pub(super) struct RootSearch<'a> {
 }
 
 impl<'a> RootSearch<'a> {
-    /// A search of `root_moves` (perhaps none) under `limits`, with as many lines as the
-    /// worker's configuration asks (and there are moves).
+    /// A search of `root_moves` (perhaps none) under the worker's stop policy, with as many
+    /// lines as the worker's configuration asks (and there are moves).
     pub fn new(
         mut worker: Worker<'a>,
         game: &'a Game,
-        limits: &'a Limits,
         mut root_moves: Vec<RootMove>,
         start: Instant,
         reporter: &'a mut dyn Reporter,
     ) -> RootSearch<'a> {
-        let max_depth = match limits.depth {
-            _ if limits.infinite => MAX_DEPTH,
-            Some(d) => d.clamp(1, MAX_DEPTH),
-            None => MAX_DEPTH,
-        };
+        let max_depth = worker.stop.max_depth();
         let no_move_score = if game.root.is_check() && game.root.legal_moves().is_empty() {
             Score::mated_in(0)
         } else {
@@ -218,7 +213,6 @@ impl<'a> RootSearch<'a> {
         RootSearch {
             worker,
             game,
-            limits,
             lines,
             root_moves,
             max_depth,
@@ -253,8 +247,7 @@ impl<'a> RootSearch<'a> {
             if skips_depth(self.worker.thread_index, depth) {
                 continue;
             }
-            // A helper's result is never used, so it may stop at any time.
-            self.worker.may_stop = depth > 1 || self.worker.is_helper();
+            self.worker.may_stop = self.worker.stop.may_interrupt(depth);
             self.worker.seldepth = 0;
             for line in 0..self.lines {
                 self.search_line(depth, line);
@@ -293,31 +286,23 @@ impl<'a> RootSearch<'a> {
         }
     }
 
-    /// The one place that decides whether the search ends after the iteration at `depth`
-    /// completed: never while infinite or pondering; otherwise once the wanted mate is
-    /// proven, a stop came, the time manager advises against another iteration, or a node
-    /// limit or the last depth is reached.
+    /// Whether the search ends after the iteration at `depth` completed: the stop policy's
+    /// answer, told what the iteration found and how much of the soft time target the best
+    /// move's stability, score and share of the nodes allow.
     fn should_stop_after(&self, depth: Depth, stable_iterations: u32, score_drop: i32) -> bool {
-        let limits = self.limits;
         let worker = &self.worker;
-        if limits.infinite || worker.control.is_pondering() {
-            return false;
-        }
-        // The iteration is complete, so its score is exact: the mate is proven.
-        limits.is_wanted_mate(self.root_moves[0].score)
-            || worker.control.is_stopped()
-            || worker.budget.is_some_and(|budget| {
-                let scale = soft_target_percent(
-                    worker.steps.time_manager_scaling,
-                    &self.root_moves,
-                    stable_iterations,
-                    score_drop,
-                );
-                !budget.may_start_iteration(worker.control.clock_elapsed(), scale)
-            })
-            || limits.nodes.is_some_and(|n| worker.stats.nodes >= n)
-            || limits.soft_nodes.is_some_and(|n| worker.stats.nodes >= n)
-            || (limits.is_endless() && depth >= MAX_DEPTH)
+        let done = Iteration {
+            depth,
+            nodes: worker.stats.nodes,
+            score: self.root_moves[0].score,
+            soft_percent: soft_target_percent(
+                worker.steps.time_manager_scaling,
+                &self.root_moves,
+                stable_iterations,
+                score_drop,
+            ),
+        };
+        worker.stop.stops_after_iteration(worker.control, done)
     }
 
     /// The search stopped inside the iteration at `depth`: keeps what counts of it.
@@ -451,7 +436,7 @@ impl<'a> RootSearch<'a> {
             }
             // Under a strength limit the node budget binds from the first searched move on,
             // even in the first iteration: a move is ready.
-            worker.may_stop |= worker.stop_after_first_move;
+            worker.may_stop |= worker.stop.may_interrupt_after_first_move();
             best = best.max(score);
             if score > alpha {
                 rm.score = score;

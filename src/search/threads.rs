@@ -17,10 +17,10 @@ use shakmaty::Move;
 
 use super::config::{Settings, Steps};
 use super::control::Control;
-use super::limits::Limits;
 use super::root::{root_keys, root_moves, RootSearch};
 use super::shared::Shared;
 use super::stats::Stats;
+use super::stop::StopPolicy;
 use super::worker::{Published, ThreadData, Worker, WorkerSetup};
 use crate::eval::EvaluatorKind;
 use crate::memory::THREAD_STACK_BYTES;
@@ -264,19 +264,9 @@ fn helper_search(
     });
     worker.thread_index = thread_index;
     worker.published = Some(published);
-    let limits = Limits {
-        infinite: true,
-        ..Limits::default()
-    };
+    worker.stop = StopPolicy::helper();
     let mut silent = ();
-    let mut root = RootSearch::new(
-        worker,
-        game,
-        &limits,
-        root_moves,
-        Instant::now(),
-        &mut silent,
-    );
+    let mut root = RootSearch::new(worker, game, root_moves, Instant::now(), &mut silent);
     root.iterate();
     let (outcome, _) = root.finish();
     published.store(&outcome.stats);

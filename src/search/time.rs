@@ -1,8 +1,9 @@
-//! The time manager: how long this move may take, from the clock and the limits.
+//! The time manager: how long this move may take, from the clock or the move time of `go`
+//! (the stop policy, `stop.rs`, builds it and asks it).
 
 use std::time::Duration;
 
-use super::limits::{Clock, Limits};
+use super::limits::Clock;
 use crate::params::*;
 
 /// The time a search may use, measured from the moment the clock started (the `go`, or the
@@ -19,12 +20,16 @@ pub struct TimeBudget {
 }
 
 impl TimeBudget {
-    /// `None` when the search has no time limit (depth, nodes, mate, infinite).
-    pub fn new(limits: &Limits, overhead: Duration, legal_moves: usize) -> Option<TimeBudget> {
-        let from_clock = limits
-            .clock
-            .map(|c| Self::from_clock(c, overhead, legal_moves));
-        let from_movetime = limits.movetime.map(|t| {
+    /// The budget of `go`'s `clock` and `movetime` (either or both); `None` when the search
+    /// has no time limit (depth, nodes, mate, infinite).
+    pub fn new(
+        clock: Option<Clock>,
+        movetime: Option<Duration>,
+        overhead: Duration,
+        legal_moves: usize,
+    ) -> Option<TimeBudget> {
+        let from_clock = clock.map(|c| Self::from_clock(c, overhead, legal_moves));
+        let from_movetime = movetime.map(|t| {
             let t = t.saturating_sub(overhead).max(Duration::from_millis(1));
             TimeBudget {
                 soft: t,
@@ -113,15 +118,12 @@ pub fn node_share_percent(best_nodes: u64, all_nodes: u64) -> u32 {
 mod tests {
     use super::*;
 
-    fn clock(ms: u64, inc: u64, mtg: Option<u32>) -> Limits {
-        Limits {
-            clock: Some(Clock {
-                time: Duration::from_millis(ms),
-                increment: Duration::from_millis(inc),
-                moves_to_go: mtg,
-            }),
-            ..Limits::default()
-        }
+    fn clock(ms: u64, inc: u64, mtg: Option<u32>) -> Option<Clock> {
+        Some(Clock {
+            time: Duration::from_millis(ms),
+            increment: Duration::from_millis(inc),
+            moves_to_go: mtg,
+        })
     }
 
     #[test]
@@ -135,7 +137,7 @@ mod tests {
             (50, 0, Some(1)),
             (30, 0, None),
         ] {
-            let b = TimeBudget::new(&clock(ms, inc, mtg), overhead, 20).unwrap();
+            let b = TimeBudget::new(clock(ms, inc, mtg), None, overhead, 20).unwrap();
             assert!(b.soft <= b.hard, "{ms}+{inc}/{mtg:?}: {b:?}");
             assert!(
                 b.hard < Duration::from_millis(ms).max(Duration::from_millis(1)),
@@ -150,7 +152,8 @@ mod tests {
     #[test]
     fn a_low_clock_still_spends_at_least_the_whole_increment() {
         for ms in [300, 1000, 3000] {
-            let b = TimeBudget::new(&clock(ms, 100, None), Duration::from_millis(10), 20).unwrap();
+            let b =
+                TimeBudget::new(clock(ms, 100, None), None, Duration::from_millis(10), 20).unwrap();
             assert!(b.soft >= Duration::from_millis(100), "{ms}: {b:?}");
             assert!(b.hard < Duration::from_millis(ms), "{ms}: {b:?}");
         }
@@ -181,10 +184,11 @@ mod tests {
 
     #[test]
     fn movetime_subtracts_the_overhead() {
-        let b = TimeBudget::new(&Limits::movetime(500), Duration::from_millis(20), 20).unwrap();
+        let movetime = Some(Duration::from_millis(500));
+        let b = TimeBudget::new(None, movetime, Duration::from_millis(20), 20).unwrap();
         assert_eq!(b.hard, Duration::from_millis(480));
         // A fixed move time is used in full.
         assert!(b.may_start_iteration(Duration::from_millis(470), 100));
-        assert!(TimeBudget::new(&Limits::depth(5), Duration::ZERO, 20).is_none());
+        assert!(TimeBudget::new(None, None, Duration::ZERO, 20).is_none());
     }
 }

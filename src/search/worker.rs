@@ -1,5 +1,5 @@
 //! The state of one running search: the tables it reads and teaches, its counters, its path
-//! (one [`Frame`] per ply), and the limits it polls.
+//! (one [`Frame`] per ply), and the stop policy it polls.
 
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::Arc;
@@ -10,10 +10,10 @@ use super::config::{Settings, Steps};
 use super::control::Control;
 use super::shared::Shared;
 use super::stats::Stats;
+use super::stop::StopPolicy;
 use super::tables::history::{Continuation, History, PieceTo};
 use super::tables::killers::Killers;
 use super::tables::pv::PvTable;
-use super::time::TimeBudget;
 use crate::eval::{Evaluator, EvaluatorKind, Network};
 use crate::params::POLL_INTERVAL_NODES;
 use crate::position::Key;
@@ -132,12 +132,8 @@ pub(super) struct Worker<'a> {
     pub stopped: bool,
     /// False while depth 1 runs, which must finish so that a legal move is always ready.
     pub may_stop: bool,
-    /// The search may stop as soon as one root move is searched (a strength limit's node
-    /// budget binds even in the first iteration).
-    pub stop_after_first_move: bool,
-    /// Hard node limit (`go nodes`); `u64::MAX` for none.
-    pub node_limit: u64,
-    pub budget: Option<TimeBudget>,
+    /// When the search stops: the node and time limits polled here, the rest asked by the root.
+    pub stop: StopPolicy,
     /// Which steps the search takes.
     pub steps: Steps,
     /// MultiPV, the table's use and the rest of the setup.
@@ -181,7 +177,7 @@ impl Published {
 
 impl<'a> Worker<'a> {
     /// A worker for one search of the main thread from the position on top of `keys`, with
-    /// no node or time limit (the caller sets those, and a helper its index).
+    /// no node or time limit (the caller sets its stop policy, and a helper its index).
     pub fn new(setup: WorkerSetup<'a>) -> Worker<'a> {
         let WorkerSetup {
             shared,
@@ -202,9 +198,7 @@ impl<'a> Worker<'a> {
             seldepth: 0,
             stopped: false,
             may_stop: false,
-            stop_after_first_move: false,
-            node_limit: u64::MAX,
-            budget: None,
+            stop: StopPolicy::default(),
             steps,
             settings,
             repetition_floor: 0,
@@ -300,7 +294,7 @@ impl Worker<'_> {
     pub fn count_node(&mut self, ply: Ply) {
         self.stats.nodes += 1;
         self.seldepth = self.seldepth.max(ply);
-        if self.may_stop && self.stats.nodes >= self.node_limit {
+        if self.may_stop && self.stop.out_of_nodes(self.stats.nodes) {
             self.stopped = true;
         }
         if self.stats.nodes.is_multiple_of(POLL_INTERVAL_NODES) {
@@ -316,13 +310,8 @@ impl Worker<'_> {
         if !self.may_stop {
             return;
         }
-        if self.control.is_stopped() {
+        if self.stop.stops_now(self.control) {
             self.stopped = true;
-        }
-        if let Some(budget) = self.budget {
-            if !self.control.is_pondering() && self.control.clock_elapsed() >= budget.hard {
-                self.stopped = true;
-            }
         }
     }
 }
