@@ -380,8 +380,7 @@ impl Worker<'_> {
             if quiet {
                 quiets_searched += 1;
             }
-            // Step 10: extensions, 10a singular (package), 10b checks (off: +3.1 ± 25.0,
-            // inconclusive); the table's move only when first, for singularity.
+            // Step 10 (10a package, 10b off): extensions; singular only for a first table move.
             let singular_candidate = tt_hit.filter(|_| is_tt_move);
             let extension =
                 match self.extension(pos, &node, singular_candidate, m, gives_check, beta) {
