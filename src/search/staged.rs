@@ -221,7 +221,11 @@ impl<'a> StagedPicker<'a> {
     }
 
     /// The next move, or `None` when every move of the picker's stages has been handed out.
-    /// `history` is read when a stage is scored: the history as it stands then.
+    /// `history` is read when a stage is scored: the history as it stands then. Inlined into
+    /// its three callers (the main search, quiescence, probcut), as the main search's picker
+    /// was before it served all three: called through a function, the picker cost about 3 %
+    /// more instructions over `cutoff bench 8` (callgrind).
+    #[inline(always)]
     pub fn next(&mut self, pos: &Chess, history: &History) -> Option<Move> {
         loop {
             match self.stage {
