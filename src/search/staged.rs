@@ -582,13 +582,8 @@ mod tests {
     /// table moves (mostly illegal) and killers taken from other positions, over random games.
     #[test]
     fn every_legal_move_is_handed_out_exactly_once() {
-        let mut state = 0x9E37_79B9_7F4A_7C15u64;
-        let mut rand = move || {
-            state ^= state << 13;
-            state ^= state >> 7;
-            state ^= state << 17;
-            state
-        };
+        let mut rng = crate::rng::Rng::new(0x9E37_79B9_7F4A_7C15u64);
+        let mut rand = move || rng.next_u64();
         let starts = [
             "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1",
             "n1n5/PPPk4/8/8/8/8/4Kppp/5N1N b - - 0 1",
@@ -772,13 +767,8 @@ mod tests {
     /// (in check or not) and random capture histories, with capture history on and off.
     #[test]
     fn quiescence_and_probcut_hand_out_captures_by_mvv_lva_and_capture_history() {
-        let mut state = 0x2545_F491_4F6C_DD1Du64;
-        let mut rand = move || {
-            state ^= state << 13;
-            state ^= state >> 7;
-            state ^= state << 17;
-            state
-        };
+        let mut rng = crate::rng::Rng::new(0x2545_F491_4F6C_DD1Du64);
+        let mut rand = move || rng.next_u64();
         let positions = random_positions(&mut rand);
         let history = random_capture_history(&positions, &mut rand);
         let (mut checks, mut ties, mut compared) = (0, 0, 0);
