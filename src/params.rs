@@ -162,6 +162,16 @@ tunables! {
 
     // Internal iterative reduction.
     /// Shallowest node searched one ply shallower for lack of a table move.
+    // SEE pruning: at depth `see_pruning_max_depth` or less, a quiet move that loses more than
+    // `see_quiet_margin * depth` by static exchange, or a capture that loses more than
+    // `see_noisy_margin * depth`, is skipped (akimbo 0.7's margins as the start).
+    /// Deepest node pruned.
+    see_pruning_max_depth: i32 = 6, 1..=12, step 1;
+    /// Centipawns per ply a quiet move may lose by exchange.
+    see_quiet_margin: i32 = 50, 10..=200, step 8;
+    /// Centipawns per ply a capture may lose by exchange.
+    see_noisy_margin: i32 = 90, 10..=300, step 10;
+
     iir_min_depth: i32 = 4, 2..=10, step 1;
 
     // History: a quiet move that cuts at `depth` earns `history_bonus_scale * depth * depth`

@@ -246,6 +246,7 @@ fn one_switch_flipped() -> Vec<(&'static str, Steps)> {
         capture_history,
         improving,
         history_pruning,
+        see_pruning,
         history_reductions,
         quiescence_tt,
         correction_history,

@@ -337,9 +337,7 @@ impl Worker<'_> {
         beta: Score,
         tt_hit: Option<Hit>,
     ) -> Score {
-        let Node {
-            key, depth, ply, ..
-        } = node;
+        let (key, depth, ply) = (node.key, node.depth, node.ply);
         let tt_move = tt_hit.map_or(PackedMove::NONE, |hit| hit.mv);
         let side = pos.turn();
         let continuation = self.continuation(ply);
@@ -373,8 +371,10 @@ impl Worker<'_> {
             // Read afresh (not the picker's sort key): the siblings searched since the quiet
             // moves were scored have taught the history.
             let history = self.quiet_history(side, &m, quiet, &continuation);
-            // Step 9b (package): history pruning.
-            if prunable && self.prunes_by_history(&node, history) {
+            // Step 9b (package): history pruning; 9c (candidate): SEE pruning.
+            if (prunable && self.prunes_by_history(&node, history))
+                || self.prunes_by_see(pos, &node, &m, quiet, best)
+            {
                 continue;
             }
             if quiet {

@@ -65,6 +65,9 @@ pub struct Steps {
     /// Step 9b (package; alone −25.7, H0, kept with the package it passed in): quiet moves
     /// with a bad history are skipped near the leaves.
     pub history_pruning: bool,
+    /// Step 9c (candidate): moves that lose too much by static exchange are skipped near the
+    /// leaves, quiet ones and captures each by their own depth-scaled margin.
+    pub see_pruning: bool,
     /// Step 10a (package, +58.5 alone): singular extensions, with multi-cut and negative
     /// extensions.
     pub singular_extensions: bool,
@@ -109,6 +112,7 @@ impl Default for Steps {
             capture_history: true,
             futility_and_late_move_pruning: true,
             history_pruning: true,
+            see_pruning: true,
             singular_extensions: true,
             check_extension: false,
             late_move_reductions: true,
@@ -137,6 +141,7 @@ impl Steps {
             probcut: false,
             futility_and_late_move_pruning: false,
             history_pruning: false,
+            see_pruning: false,
             singular_extensions: false,
             check_extension: false,
             late_move_reductions: false,

@@ -8,6 +8,7 @@ use std::sync::OnceLock;
 
 use shakmaty::{Chess, Move, Position};
 
+use super::see::see_at_least;
 use super::tables::tt::{Hit, PackedMove};
 use super::worker::Worker;
 use crate::params::*;
@@ -182,6 +183,34 @@ impl Worker<'_> {
         self.steps.history_pruning
             && node.depth <= history_pruning_max_depth()
             && history < -history_pruning_margin() * node.depth
+    }
+
+    /// Step 9c: whether a move is skipped for what it loses by static exchange near the
+    /// leaves: a quiet move that puts a piece where it is lost, a capture that loses more
+    /// than it takes. Never before a move has kept us off a mate (`best`), so a node always
+    /// searches one move.
+    #[inline]
+    pub(super) fn prunes_by_see(
+        &self,
+        pos: &Chess,
+        node: &Node,
+        m: &Move,
+        quiet: bool,
+        best: Score,
+    ) -> bool {
+        let depth = node.depth;
+        if !self.steps.see_pruning
+            || depth > see_pruning_max_depth()
+            || best <= -Score::TB_WIN_BOUND
+        {
+            return false;
+        }
+        let margin = if quiet {
+            see_quiet_margin()
+        } else {
+            see_noisy_margin()
+        };
+        !see_at_least(pos, m, -margin * depth)
     }
 
     /// Step 10a: whether the table's move may be tested for singularity: deep enough, not at
