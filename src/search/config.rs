@@ -65,7 +65,7 @@ pub struct Steps {
     /// Step 9b (package; alone −25.7, H0, kept with the package it passed in): quiet moves
     /// with a bad history are skipped near the leaves.
     pub history_pruning: bool,
-    /// Step 9c (candidate): moves that lose too much by static exchange are skipped near the
+    /// Step 9c (+71.2 ± 20.3, 668 games): moves that lose too much by static exchange are skipped near the
     /// leaves, quiet ones and captures each by their own depth-scaled margin.
     pub see_pruning: bool,
     /// Step 10a (package, +58.5 alone): singular extensions, with multi-cut and negative
