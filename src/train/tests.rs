@@ -31,8 +31,10 @@ fn config(hidden: usize, epochs: usize, batch: usize, lr: f64) -> TrainConfig {
         epochs,
         batch,
         lr,
+        lr_end: None,
         weight_decay: 0.01,
         target: TARGET,
+        lambda_end: None,
         seed: 7,
     }
 }
@@ -118,10 +120,16 @@ fn a_seed_gives_the_same_net_on_one_or_two_threads() {
     assert_eq!(one, two, "float weights and optimizer state, bit for bit");
 }
 
+/// With a learning rate falling to `--lr-end` and λ rising (`--lambda-end`), over three
+/// epochs resumed after the first: both schedules depend on the step and the epoch alone.
 #[test]
 fn a_resumed_run_ends_where_an_unbroken_one_does() {
     let samples = sample_positions(3000);
-    let config = config(16, 2, 1000, 0.01);
+    let config = TrainConfig {
+        lr_end: Some(1e-5),
+        lambda_end: Some(0.9),
+        ..config(16, 3, 1000, 0.01)
+    };
     let unbroken = train_in_pool(2, &samples, &config);
     let dir = std::env::temp_dir().join(format!("cutoff-train-resume-{}", std::process::id()));
     let mut first = TrainState::new(16, config.seed);
@@ -131,7 +139,9 @@ fn a_resumed_run_ends_where_an_unbroken_one_does() {
     std::fs::remove_dir_all(&dir).unwrap();
     assert_eq!(k, TARGET.k);
     assert_eq!(resumed, first);
-    train_epoch(&mut resumed, &samples, &[], &config, |_| {});
+    while resumed.epoch < config.epochs {
+        train_epoch(&mut resumed, &samples, &[], &config, |_| {});
+    }
     assert_eq!(resumed, unbroken);
 }
 
@@ -288,9 +298,92 @@ fn k_is_fitted_to_where_the_scores_predict_the_results_best() {
 
 #[test]
 fn the_learning_rate_falls_along_a_cosine_to_a_tenth() {
-    assert_eq!(learning_rate(0.001, 0, 100), 0.001);
-    assert!((learning_rate(0.001, 50, 100) - 0.00055).abs() < 1e-12);
-    assert!((learning_rate(0.001, 100, 100) - 0.0001).abs() < 1e-12);
+    let share = config(16, 1, 1, 0.001).final_lr_share();
+    assert_eq!(learning_rate(0.001, share, 0, 100), 0.001);
+    assert!((learning_rate(0.001, share, 50, 100) - 0.00055).abs() < 1e-12);
+    assert!((learning_rate(0.001, share, 100, 100) - 0.0001).abs() < 1e-12);
+}
+
+/// Without `--lr-end` the schedule is the one every net before the flag was trained on, bit
+/// for bit: `lr · (0.1 + 0.9 · cosine)` as it was written then.
+#[test]
+fn without_lr_end_the_schedule_is_the_old_one_bit_for_bit() {
+    for lr in [0.001, 0.003, 0.0007] {
+        let share = config(16, 1, 1, lr).final_lr_share();
+        let total = 95_920;
+        for step in (0..=total).step_by(7) {
+            let progress = (step as f64 / total as f64).min(1.0);
+            let cosine = 0.5 * (1.0 + (std::f64::consts::PI * progress).cos());
+            let old = lr * (0.1 + (1.0 - 0.1) * cosine);
+            assert_eq!(
+                learning_rate(lr, share, step, total).to_bits(),
+                old.to_bits(),
+                "lr {lr}, step {step}"
+            );
+        }
+    }
+}
+
+/// `--lr-end` is where the cosine ends: the rate after the last step is it, and the last
+/// step's own (the epoch report's) is within `sin²(π / (2·total))` of the fall above it.
+#[test]
+fn the_learning_rate_falls_to_lr_end_by_the_last_step() {
+    let samples = sample_positions(3000);
+    let config = TrainConfig {
+        lr_end: Some(2e-6),
+        ..config(16, 2, 300, 0.002)
+    };
+    let total = steps_per_epoch(samples.len(), config.batch) * 2;
+    let share = config.final_lr_share();
+    let end = learning_rate(config.lr, share, total, total);
+    assert!((end - 2e-6).abs() <= 1e-15 * 2e-6, "{end}");
+    assert!(learning_rate(config.lr, share, total / 2, total) > 0.0009);
+    let mut state = TrainState::new(16, config.seed);
+    train_epoch(&mut state, &samples, &[], &config, |_| {});
+    let last = train_epoch(&mut state, &samples, &[], &config, |_| {});
+    assert_eq!(state.step, total);
+    let slack = (config.lr - 2e-6) * (std::f64::consts::PI / (2 * total) as f64).sin().powi(2);
+    assert!(
+        last.lr >= 2e-6 && last.lr - 2e-6 <= slack * (1.0 + 1e-9),
+        "the last step's rate {} against --lr-end 2e-6 (slack {slack})",
+        last.lr
+    );
+}
+
+/// `--lambda-end`: λ is `--lambda` in the first epoch and `--lambda-end` in the last, in equal
+/// steps between, and the epoch is trained on it: an epoch of the rising run is the same epoch
+/// trained with λ flat at that epoch's value. Without it, λ is flat.
+#[test]
+fn lambda_rises_from_the_first_epoch_to_the_last_and_each_epoch_trains_on_its_own() {
+    let rising = TrainConfig {
+        lambda_end: Some(0.9),
+        ..config(16, 5, 1000, 0.01)
+    };
+    let lambdas: Vec<f64> = (0..5).map(|e| rising.target_at(e).lambda).collect();
+    for (got, want) in lambdas.iter().zip([0.4, 0.525, 0.65, 0.775, 0.9]) {
+        assert!((got - want).abs() < 1e-12, "{lambdas:?}");
+    }
+    let flat = config(16, 5, 1000, 0.01);
+    assert!((0..5).all(|e| flat.target_at(e) == TARGET));
+    let samples = sample_positions(2000);
+    let mut state = TrainState::new(16, rising.seed);
+    let reports: Vec<EpochReport> = (0..3)
+        .map(|_| train_epoch(&mut state, &samples, &[], &rising, |_| {}))
+        .collect();
+    assert_eq!(reports[0].lambda, lambdas[0]);
+    assert_eq!(reports[2].lambda, lambdas[2]);
+    // The third epoch again, from the state after the second, with λ flat at its value.
+    let mut again = TrainState::new(16, rising.seed);
+    for _ in 0..2 {
+        train_epoch(&mut again, &samples, &[], &rising, |_| {});
+    }
+    let at_third = TrainConfig {
+        target: rising.target_at(2),
+        lambda_end: None,
+        ..rising
+    };
+    train_epoch(&mut again, &samples, &[], &at_third, |_| {});
+    assert_eq!(again, state);
 }
 
 #[test]
