@@ -39,6 +39,10 @@ pub struct Args {
     /// the widths the engine loads; any other is a usage error before anything is read.
     #[arg(long, default_value_t = 256, value_parser = net_width)]
     pub hidden: usize,
+    /// Output buckets by piece count: 1 (one output layer, the built-in net's) or 8 (one per
+    /// four pieces on the board); any other is a usage error. 1 until an SPRT shows 8 better.
+    #[arg(long, default_value_t = 1, value_parser = output_buckets)]
+    pub output_buckets: usize,
     /// Passes over the training positions.
     #[arg(long, default_value_t = 40, value_parser = at_least_one())]
     pub epochs: usize,
@@ -118,6 +122,18 @@ fn positive(value: &str) -> Result<f64, String> {
         Ok(_) => Err("must be above 0 (the cosine falls to it, not through it)".into()),
         Err(_) => Err("not a number".into()),
     }
+}
+
+/// `--output-buckets`: a count the engine loads ([`format::check_buckets`]).
+fn output_buckets(value: &str) -> Result<usize, String> {
+    let buckets: usize = value.parse().map_err(|_| {
+        format!(
+            "not a number of buckets; the engine loads {}",
+            format::BUCKET_RULE
+        )
+    })?;
+    format::check_buckets(buckets)?;
+    Ok(buckets)
 }
 
 impl Args {
@@ -293,6 +309,14 @@ fn start_state(args: &Args, loaded: &Loaded) -> Result<(TrainState, f64), String
                     args.hidden
                 ));
             }
+            if state.net.buckets != args.output_buckets {
+                return Err(format!(
+                    "{} has {} output buckets, --output-buckets is {}",
+                    path.display(),
+                    state.net.buckets,
+                    args.output_buckets
+                ));
+            }
             eprintln!(
                 "train: resuming from {} (epoch {}, K {k:.2})",
                 path.display(),
@@ -314,7 +338,10 @@ fn start_state(args: &Args, loaded: &Loaded) -> Result<(TrainState, f64), String
             k
         }
     };
-    Ok((TrainState::new(args.hidden, args.seed), k))
+    Ok((
+        TrainState::new(args.hidden, args.output_buckets, args.seed),
+        k,
+    ))
 }
 
 fn train(args: &Args) -> Result<String, String> {
@@ -323,6 +350,7 @@ fn train(args: &Args) -> Result<String, String> {
     let (mut state, k) = start_state(args, &loaded)?;
     let config = TrainConfig {
         hidden: args.hidden,
+        buckets: args.output_buckets,
         epochs: args.epochs,
         batch: args.batch,
         lr: args.lr,
@@ -336,9 +364,10 @@ fn train(args: &Args) -> Result<String, String> {
         seed: args.seed,
     };
     eprintln!(
-        "train: K = {k:.2} cp, lambda {}, {} neurons, batch {}, lr {} (cosine to {}), {} epochs",
+        "train: K = {k:.2} cp, lambda {}, {} neurons, {} output bucket(s), batch {}, lr {} (cosine to {}), {} epochs",
         lambda_schedule(args),
         args.hidden,
+        args.output_buckets,
         args.batch,
         args.lr,
         args.lr_end
@@ -407,7 +436,7 @@ fn train(args: &Args) -> Result<String, String> {
         last.and_then(|r| r.validation_loss)
             .map_or("-".into(), |v| format!("{v:.6}")),
         args.out.display(),
-        format::file_bytes(args.hidden)
+        format::file_bytes(args.hidden, args.output_buckets)
     ))
 }
 
@@ -431,6 +460,7 @@ mod tests {
         let args = parse(&[]);
         assert_eq!((args.hidden, args.epochs, args.lambda), (256, 40, 0.1));
         assert_eq!((args.lr, args.lr_end, args.lambda_end), (0.001, None, None));
+        assert_eq!(args.output_buckets, 1);
         assert!(args.mirrored());
     }
 
@@ -479,30 +509,47 @@ mod tests {
         assert!(!parse(&["--mirror", "--no-mirror"]).mirrored());
     }
 
-    /// Every width `--hidden` accepts gives a net the engine loads, and every width it does not
-    /// is one the engine refuses: the trainer offers exactly the shapes the engine runs (it took
-    /// 1 to 4096 before, the engine multiples of 16 up to 1024).
+    /// Every shape `train` accepts (each `--hidden` with each `--output-buckets`) gives a net
+    /// the engine loads, and every width or bucket count it does not is one the engine
+    /// refuses: the trainer offers exactly the shapes the engine runs (it took 1 to 4096
+    /// neurons before, the engine multiples of 16 up to 1024).
     #[test]
     fn every_width_train_accepts_writes_a_net_the_engine_loads() {
         let dir = std::env::temp_dir().join(format!("cutoff-train-widths-{}", std::process::id()));
         std::fs::create_dir_all(&dir).unwrap();
         let out = dir.join("net.nnue");
+        let buckets: Vec<usize> = (0..=64usize)
+            .filter_map(|b| {
+                let flags = ["train", "--output-buckets", &b.to_string()];
+                Cli::try_parse_from(flags)
+                    .ok()
+                    .map(|cli| cli.args.output_buckets)
+            })
+            .collect();
+        assert_eq!(buckets, [1, 8]);
         let mut accepted = Vec::new();
         for width in 0..=4200usize {
-            let flags = ["train", "--hidden", &width.to_string()];
-            let Ok(cli) = Cli::try_parse_from(flags) else {
-                continue;
-            };
-            let hidden = cli.args.hidden;
-            let net = crate::train::net::Net::new(hidden, 3);
-            let written = write_net(&out, &QuantisedNet::from_float(&net));
-            if let Err(e) = written.and_then(|()| crate::eval::Network::load(&out)) {
-                panic!("--hidden {width}: {e}");
+            for &b in &buckets {
+                let (width, b) = (width.to_string(), b.to_string());
+                let flags = ["train", "--hidden", &width, "--output-buckets", &b];
+                let Ok(cli) = Cli::try_parse_from(flags) else {
+                    continue;
+                };
+                let (hidden, buckets) = (cli.args.hidden, cli.args.output_buckets);
+                let net = crate::train::net::Net::new(hidden, buckets, 3);
+                let written = write_net(&out, &QuantisedNet::from_float(&net));
+                match written.and_then(|()| crate::eval::Network::load(&out)) {
+                    Ok(net) => assert_eq!((net.hidden(), net.buckets()), (hidden, buckets)),
+                    Err(e) => panic!("--hidden {width} --output-buckets {b}: {e}"),
+                }
+                accepted.push((hidden, buckets));
             }
-            accepted.push(hidden);
         }
         std::fs::remove_dir_all(&dir).unwrap();
-        let engine: Vec<usize> = (16..=1024).step_by(16).collect();
+        let engine: Vec<(usize, usize)> = (16..=1024)
+            .step_by(16)
+            .flat_map(|h| [(h, 1), (h, 8)])
+            .collect();
         assert_eq!(accepted, engine);
     }
 }

@@ -43,6 +43,8 @@ pub const MIN_K_FIT_POSITIONS: usize = 10_000;
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct TrainConfig {
     pub hidden: usize,
+    /// Output buckets (`--output-buckets`): 1 or `format::OUTPUT_BUCKETS`.
+    pub buckets: usize,
     pub epochs: usize,
     pub batch: usize,
     pub lr: f64,
@@ -98,8 +100,8 @@ pub struct TrainState {
 }
 
 impl TrainState {
-    pub fn new(hidden: usize, seed: u64) -> TrainState {
-        let net = Net::new(hidden, seed);
+    pub fn new(hidden: usize, buckets: usize, seed: u64) -> TrainState {
+        let net = Net::new(hidden, buckets, seed);
         let p = net.params.len();
         TrainState {
             net,
@@ -258,7 +260,7 @@ fn adamw_step(state: &mut TrainState, grad: &[f32], lr: f64, weight_decay: f64) 
     let (b1, b2, eps) = (ADAM_BETA1 as f32, ADAM_BETA2 as f32, ADAM_EPSILON as f32);
     let (lr, decay) = (lr as f32, (lr * weight_decay) as f32);
     let net = &mut state.net;
-    let (b1_range, b2_index) = (net.b1_range(), net.b2_index());
+    let (b1_range, b2_range) = (net.b1_range(), net.b2_range());
     net.params
         .par_iter_mut()
         .zip(state.m.par_iter_mut())
@@ -269,7 +271,7 @@ fn adamw_step(state: &mut TrainState, grad: &[f32], lr: f64, weight_decay: f64) 
             *m = b1 * *m + (1.0 - b1) * g;
             *v = b2 * *v + (1.0 - b2) * g * g;
             // Decoupled weight decay, on the weights only: a bias has no scale to shrink.
-            if !b1_range.contains(&i) && i != b2_index {
+            if !b1_range.contains(&i) && !b2_range.contains(&i) {
                 *p -= decay * *p;
             }
             *p -= lr * (*m / c1) / ((*v / c2).sqrt() + eps);
