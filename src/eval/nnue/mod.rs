@@ -7,9 +7,9 @@
 //! its side); its accumulator is `b1 + Σ W1[f]` over its active features. The output is
 //! `Σ screlu(acc_stm)·W2[..N] + Σ screlu(acc_other)·W2[N..] + b2`, `screlu(x) = clamp(x, 0,
 //! 1)²`, times `SCALE` centipawns, with the `W2` and `b2` of the position's output bucket (by
-//! its piece count, `format::bucket`; a net of one bucket has one of each). Quantised: W1, b1 by `QA` (i16), W2 by `QB` (i16), b2 by
-//! `QA·QB` (i32); the integer result is `(Σ clamp(a, 0, QA)·w·clamp(a, 0, QA) / QA + b2) ·
-//! SCALE / (QA·QB)`.
+//! its piece count, `format::bucket`; a net of one bucket has one of each). Quantised: W1, b1
+//! by `QA` (i16), W2 by `QB` (i16), b2 by `QA·QB` (i32); the integer result is
+//! `(Σ clamp(a, 0, QA)·w·clamp(a, 0, QA) / QA + b2) · SCALE / (QA·QB)`.
 //!
 //! What the engine computes, exactly: accumulators in i16; per term `(c·w2)·c` with the product
 //! `c·w2` in i16 and the term in i32; each perspective's sum in i32; the two sums, the division
