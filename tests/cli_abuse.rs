@@ -760,6 +760,10 @@ fn zero_counts_are_usage_errors_for_every_command() {
             "--hidden",
         ),
         (
+            vec!["train", "--data", &data, "--output-buckets", "3"],
+            "--output-buckets",
+        ),
+        (
             vec!["train", "--data", &data, "--max-positions", "0"],
             "--max-positions",
         ),

@@ -10,25 +10,32 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use common::{is_error_report, Engine};
-use cutoff::eval::nnue::{Accumulators, Network, INPUTS};
+use cutoff::eval::nnue::{Accumulators, Network, INPUTS, OUTPUT_BUCKETS};
 use cutoff::eval::EvaluatorKind;
 use cutoff::position::{read_fen, FenPolicy, Game, MoveDelta};
 use cutoff::rng::Rng;
 use cutoff::search::{Limits, Searcher, Settings};
 use shakmaty::{CastlingMode, Chess, Position};
 
-/// A net of seeded random weights in the ranges a trained one has.
+/// A net of seeded random weights in the ranges a trained one has, of one output bucket.
 fn random_network(hidden: usize, seed: u64) -> Network {
+    random_bucketed_network(hidden, 1, seed)
+}
+
+/// A net of seeded random weights with `buckets` output buckets, each its own random row and
+/// bias (one bucket draws what `random_network` drew before buckets).
+fn random_bucketed_network(hidden: usize, buckets: usize, seed: u64) -> Network {
     let mut rng = Rng::new(seed);
     let mut draw = |lo: i32, hi: i32| (lo + rng.below((hi - lo + 1) as usize) as i32) as i16;
     let w1 = (0..INPUTS * hidden).map(|_| draw(-60, 60)).collect();
     let b1 = (0..hidden).map(|_| draw(-20, 120)).collect();
-    let w2 = (0..2 * hidden).map(|_| draw(-126, 126)).collect();
-    Network::from_weights(w1, b1, w2, i32::from(draw(-3000, 3000)))
+    let w2 = (0..buckets * 2 * hidden).map(|_| draw(-126, 126)).collect();
+    let b2 = (0..buckets).map(|_| i32::from(draw(-3000, 3000))).collect();
+    Network::from_weights(w1, b1, w2, b2)
 }
 
 fn walk(acc: &mut Accumulators, net: &Network, pos: &Chess, ply: usize, depth: u32) -> u64 {
-    assert_eq!(acc.evaluate(ply, pos.turn()), net.evaluate(pos));
+    assert_eq!(acc.evaluate(ply, pos), net.evaluate(pos));
     if depth == 0 {
         return 1;
     }
@@ -43,29 +50,32 @@ fn walk(acc: &mut Accumulators, net: &Network, pos: &Chess, ply: usize, depth: u
 }
 
 /// Every node two plies deep from each of the perft suite's positions (castling of every
-/// kind, en passant, promotions): the incremental value is the value from scratch.
+/// kind, en passant, promotions): the incremental value is the value from scratch, with one
+/// output bucket and with eight (captures change the bucket on the way).
 #[test]
 fn incremental_values_equal_fresh_ones_over_the_perft_suite() {
-    let net = Arc::new(random_network(32, 11));
-    let mut acc = Accumulators::new(Arc::clone(&net));
-    let suite = include_str!("../epd/perft_standard.epd");
-    let mut nodes = 0;
-    for line in suite.lines().filter(|l| !l.trim().is_empty()) {
-        let fen = line.split(';').next().unwrap().trim();
-        let pos = read_fen(fen, CastlingMode::Standard, FenPolicy::Strict).unwrap();
-        acc.refresh(&pos, 0);
-        nodes += walk(&mut acc, &net, &pos, 0, 2);
+    for buckets in [1, OUTPUT_BUCKETS] {
+        let net = Arc::new(random_bucketed_network(32, buckets, 11));
+        let mut acc = Accumulators::new(Arc::clone(&net));
+        let suite = include_str!("../epd/perft_standard.epd");
+        let mut nodes = 0;
+        for line in suite.lines().filter(|l| !l.trim().is_empty()) {
+            let fen = line.split(';').next().unwrap().trim();
+            let pos = read_fen(fen, CastlingMode::Standard, FenPolicy::Strict).unwrap();
+            acc.refresh(&pos, 0);
+            nodes += walk(&mut acc, &net, &pos, 0, 2);
+        }
+        assert!(nodes > 10_000, "{nodes}");
     }
-    assert!(nodes > 10_000, "{nodes}");
 }
 
-/// Searches of the bench positions with the net and every evaluation checked against one from
-/// scratch (the evaluator panics on a difference), on one thread and on two: a helper's panic
-/// is caught so that the search still answers, and comes back in the outcome's
-/// `helper_failures`, which must be empty.
+/// Searches of the bench positions with a net of 8 output buckets and every evaluation checked
+/// against one from scratch (the evaluator panics on a difference), on one thread and on two:
+/// a helper's panic is caught so that the search still answers, and comes back in the
+/// outcome's `helper_failures`, which must be empty.
 #[test]
 fn incremental_values_equal_fresh_ones_in_bench_searches() {
-    let net = Arc::new(random_network(32, 12));
+    let net = Arc::new(random_bucketed_network(32, OUTPUT_BUCKETS, 12));
     for threads in [1, 2] {
         let mut searcher = Searcher::new(16);
         searcher.set_network(Arc::clone(&net)).unwrap();
@@ -187,17 +197,25 @@ fn eval_says_which_evaluation_the_search_uses() {
 
 // ---- Hostile net files: every sum sound, every file bounded (issue 41) ----
 
-/// The bytes of a 768 → `hidden` net with the given weights and a correct checksum, whatever
-/// the weights are (`Network::from_weights` refuses what the loader would).
+/// The bytes of a 768 → `hidden` net of one output bucket with the given weights and a correct
+/// checksum, whatever the weights are (`Network::from_weights` refuses what the loader would).
 fn net_file(hidden: usize, w1: &[i16], b1: &[i16], w2: &[i16], b2: i32) -> Vec<u8> {
+    bucketed_net_file(hidden, w1, b1, w2, &[b2])
+}
+
+/// [`net_file`] with `b2.len()` output buckets (`w2` holding each bucket's row in turn).
+fn bucketed_net_file(hidden: usize, w1: &[i16], b1: &[i16], w2: &[i16], b2: &[i32]) -> Vec<u8> {
     let mut payload = Vec::new();
     for w in w1.iter().chain(b1).chain(w2) {
         payload.extend_from_slice(&w.to_le_bytes());
     }
-    payload.extend_from_slice(&b2.to_le_bytes());
+    for b in b2 {
+        payload.extend_from_slice(&b.to_le_bytes());
+    }
     // The header of a real net of that width, then the checksum of this payload.
     let mut bytes = random_network(hidden.min(16), 1).to_bytes()[..64].to_vec();
     bytes[16..20].copy_from_slice(&(hidden as u32).to_le_bytes());
+    bytes[36..40].copy_from_slice(&(b2.len() as u32).to_le_bytes());
     bytes[56..64].copy_from_slice(&cutoff::eval::nnue::fnv1a(&payload).to_le_bytes());
     bytes.extend_from_slice(&payload);
     bytes
@@ -252,14 +270,21 @@ fn nets_at_the_edges_the_loader_accepts_evaluate_as_the_trainers_reference() {
         }
     }
     let mut rng = Rng::new(41);
-    for round in 0..6 {
+    let mut evaluated = [0; 2];
+    for round in 0..12 {
         let h = 32;
+        // Rounds 6 to 11 with 8 output buckets, each its own random row and bias.
+        let buckets = if round < 6 { 1 } else { OUTPUT_BUCKETS };
         let mut draw = |lo: i32, hi: i32| lo + rng.below((hi - lo + 1) as usize) as i32;
         let w1: Vec<i16> = (0..INPUTS * h).map(|_| draw(-950, 950) as i16).collect();
         let b1: Vec<i16> = (0..h).map(|_| draw(-300, 300) as i16).collect();
-        let w2: Vec<i16> = (0..2 * h).map(|_| draw(-128, 128) as i16).collect();
-        let b2 = draw(-2_000_000_000, 2_000_000_000);
-        let bytes = net_file(h, &w1, &b1, &w2, b2);
+        let w2: Vec<i16> = (0..buckets * 2 * h)
+            .map(|_| draw(-128, 128) as i16)
+            .collect();
+        let b2: Vec<i32> = (0..buckets)
+            .map(|_| draw(-2_000_000_000, 2_000_000_000))
+            .collect();
+        let bytes = bucketed_net_file(h, &w1, &b1, &w2, &b2);
         let net = match Network::from_bytes(&bytes) {
             Ok(net) => net,
             Err(e) => {
@@ -270,7 +295,89 @@ fn nets_at_the_edges_the_loader_accepts_evaluate_as_the_trainers_reference() {
         for pos in &positions {
             assert_engine_equals_reference(&net, &bytes, pos, &format!("round {round}"));
         }
+        evaluated[usize::from(buckets > 1)] += 1;
     }
+    assert!(
+        evaluated.iter().all(|&n| n > 0),
+        "nets evaluated: {evaluated:?}"
+    );
+}
+
+/// Output buckets from hostile files: a bucket count the engine does not run (3), a file whose
+/// size is not its bucket count's, a cut bucketed file, a version 1 file (no bucket field)
+/// with a bucket count in its reserved bytes, and an unknown version are each refused with the
+/// reason, through `EvalFile` too, keeping the net before; a net of 8 buckets loads.
+#[test]
+fn a_net_file_with_a_bucket_count_the_engine_does_not_run_or_another_size_is_refused() {
+    let eight = random_bucketed_network(16, OUTPUT_BUCKETS, 21).to_bytes();
+    let one = random_network(16, 21).to_bytes();
+    let mut three = eight.clone();
+    three[36] = 3;
+    let mut eight_claimed = one.clone();
+    eight_claimed[36] = 8;
+    let cut = eight[..eight.len() - 4].to_vec();
+    let mut v1_with_buckets = eight.clone();
+    v1_with_buckets[8] = 1;
+    let mut v3 = one.clone();
+    v3[8] = 3;
+    let cases: [(&str, &[u8], &str, &str); 5] = [
+        (
+            "three.nnue",
+            &three,
+            "3 output buckets: the engine loads 1 or 8 (by piece count)",
+            "3 output buckets: the engine loads 1 or 8 (by piece count)",
+        ),
+        (
+            "claimed.nnue",
+            &eight_claimed,
+            "expected for a 768 -> 16 net of 8 output buckets (truncated?)",
+            "expected by its header (truncated?)",
+        ),
+        (
+            "cut.nnue",
+            &cut,
+            "expected for a 768 -> 16 net of 8 output buckets (truncated?)",
+            "expected by its header (truncated?)",
+        ),
+        (
+            "v1.nnue",
+            &v1_with_buckets,
+            "header byte 36 (reserved, zero) is 8, the format's is 0",
+            "header byte 36 (reserved, zero) is 8, the format's is 0",
+        ),
+        (
+            "v3.nnue",
+            &v3,
+            "net file version 3 (this build reads 1 and 2)",
+            "net file version 3 (this build reads 1 and 2)",
+        ),
+    ];
+    let good = temp_file("eight.nnue", &eight);
+    let mut e = Engine::started();
+    e.send(&format!("setoption name EvalFile value {good}"));
+    let lines = e.sync();
+    let loaded = format!(
+        "loaded the 768x16 net (8 output buckets) {:016x}",
+        random_bucketed_network(16, OUTPUT_BUCKETS, 21).hash()
+    );
+    assert!(lines.iter().any(|l| l.contains(&loaded)), "{lines:?}");
+    let before = net_line(&mut e);
+    for (name, bytes, read, through_evalfile) in cases {
+        let error = Network::from_bytes(bytes).unwrap_err();
+        assert!(error.contains(read), "{name}: {error}");
+        let path = temp_file(name, bytes);
+        e.send(&format!("setoption name EvalFile value {path}"));
+        let lines = e.sync();
+        assert!(
+            lines.iter().any(|l| is_error_report(l)
+                && l.contains(&path)
+                && l.replace(&path, "<path>").contains(through_evalfile)),
+            "{name}: {lines:?}"
+        );
+        assert_eq!(net_line(&mut e), before, "{name}: the net before must stay");
+        let _ = fs::remove_file(path);
+    }
+    let _ = fs::remove_file(good);
 }
 
 /// A net whose sums could wrap is refused at load, saying which sum: a checksum-correct file
@@ -335,7 +442,8 @@ fn a_net_whose_integer_sums_could_wrap_is_refused_with_the_reason() {
 #[test]
 fn a_net_whose_header_differs_from_the_formats_is_refused_with_the_byte_named() {
     let bytes = random_network(16, 9).to_bytes();
-    for at in [36, 45, 55] {
+    // Version 2's reserved bytes are 40..56 (36..40 hold the bucket count).
+    for at in [40, 45, 55] {
         let mut changed = bytes.clone();
         changed[at] = 1;
         let e = Network::from_bytes(&changed).unwrap_err();

@@ -100,7 +100,7 @@ fn make_fixtures() -> Fixtures {
     let w1: Vec<i16> = (0..INPUTS * h).map(|_| draw(60)).collect();
     let b1: Vec<i16> = (0..h).map(|_| draw(60)).collect();
     let w2: Vec<i16> = (0..2 * h).map(|_| draw(120)).collect();
-    let good = Network::from_weights(w1, b1, w2, 100).to_bytes();
+    let good = Network::from_weights(w1, b1, w2, vec![100]).to_bytes();
     fs::write(at("good.nnue"), &good).unwrap();
     // A good net whose name holds two spaces and a tab: `setoption` must keep them.
     fs::write(at("good  spaced\tnet.nnue"), &good).unwrap();

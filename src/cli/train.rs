@@ -39,21 +39,34 @@ pub struct Args {
     /// the widths the engine loads; any other is a usage error before anything is read.
     #[arg(long, default_value_t = 256, value_parser = net_width)]
     pub hidden: usize,
+    /// Output buckets by piece count: 1 (one output layer, the built-in net's) or 8 (one per
+    /// four pieces on the board); any other is a usage error. 1 until an SPRT shows 8 better.
+    #[arg(long, default_value_t = 1, value_parser = output_buckets)]
+    pub output_buckets: usize,
     /// Passes over the training positions.
     #[arg(long, default_value_t = 40, value_parser = at_least_one())]
     pub epochs: usize,
     /// Positions per optimizer step.
     #[arg(long, default_value_t = 16384, value_parser = at_least_one())]
     pub batch: usize,
-    /// AdamW's learning rate at the start; a cosine takes it to a tenth by the last step.
+    /// AdamW's learning rate at the start; a cosine takes it to `--lr-end` by the last step.
     #[arg(long, default_value_t = 0.001)]
     pub lr: f64,
+    /// The learning rate the cosine ends at, after the last step: above 0 and at most `--lr`
+    /// (default: a tenth of `--lr`, the built-in net's recipe).
+    #[arg(long, value_name = "LR", value_parser = positive)]
+    pub lr_end: Option<f64>,
     /// AdamW's decoupled weight decay (weights only, not biases).
     #[arg(long, default_value_t = 0.01)]
     pub weight_decay: f64,
     /// Weight of the game result in the target; the rest is the search score's expected result.
+    /// With `--lambda-end`, the first epoch's.
     #[arg(long, default_value_t = 0.1)]
     pub lambda: f64,
+    /// λ of the last epoch, reached in equal steps from `--lambda` at the first (in 0..=1;
+    /// default: `--lambda` throughout).
+    #[arg(long, value_name = "LAMBDA")]
+    pub lambda_end: Option<f64>,
     /// Seed of the initial weights and of every epoch's shuffle.
     #[arg(long, default_value_t = 1)]
     pub seed: u64,
@@ -100,6 +113,27 @@ fn net_width(value: &str) -> Result<usize, String> {
     })?;
     format::check_hidden(hidden)?;
     Ok(hidden)
+}
+
+/// `--lr-end`: a finite number above 0.
+fn positive(value: &str) -> Result<f64, String> {
+    match value.parse::<f64>() {
+        Ok(x) if x > 0.0 && x.is_finite() => Ok(x),
+        Ok(_) => Err("must be above 0 (the cosine falls to it, not through it)".into()),
+        Err(_) => Err("not a number".into()),
+    }
+}
+
+/// `--output-buckets`: a count the engine loads ([`format::check_buckets`]).
+fn output_buckets(value: &str) -> Result<usize, String> {
+    let buckets: usize = value.parse().map_err(|_| {
+        format!(
+            "not a number of buckets; the engine loads {}",
+            format::BUCKET_RULE
+        )
+    })?;
+    format::check_buckets(buckets)?;
+    Ok(buckets)
 }
 
 impl Args {
@@ -157,11 +191,30 @@ fn examples(net: &crate::train::net::Net, q: &QuantisedNet) -> Vec<String> {
         .collect()
 }
 
+/// λ as the run's lines print it: one value, or `start -> end` when it moves.
+fn lambda_schedule(args: &Args) -> String {
+    match args.lambda_end {
+        Some(end) => format!("{} -> {end}", args.lambda),
+        None => args.lambda.to_string(),
+    }
+}
+
 /// The checks of what clap's value ranges cannot say (the counts are refused by clap), and
 /// of the paths, before a minute goes into loading the data or an epoch into training.
 fn check(args: &Args) -> Result<(), String> {
-    if !(0.0..=1.0).contains(&args.lambda) {
-        return Err(format!("--lambda {} is not in 0..=1", args.lambda));
+    for (flag, lambda) in [
+        ("--lambda", Some(args.lambda)),
+        ("--lambda-end", args.lambda_end),
+    ] {
+        if let Some(lambda) = lambda.filter(|l| !(0.0..=1.0).contains(l)) {
+            return Err(format!("{flag} {lambda} is not in 0..=1"));
+        }
+    }
+    if let Some(end) = args.lr_end.filter(|&end| end > args.lr) {
+        return Err(format!(
+            "--lr-end {end} is above --lr {}: the learning rate only falls",
+            args.lr
+        ));
     }
     if args.k.is_some_and(|k| k <= 0.0 || !k.is_finite()) {
         return Err("--k must be a positive number".into());
@@ -256,6 +309,14 @@ fn start_state(args: &Args, loaded: &Loaded) -> Result<(TrainState, f64), String
                     args.hidden
                 ));
             }
+            if state.net.buckets != args.output_buckets {
+                return Err(format!(
+                    "{} has {} output buckets, --output-buckets is {}",
+                    path.display(),
+                    state.net.buckets,
+                    args.output_buckets
+                ));
+            }
             eprintln!(
                 "train: resuming from {} (epoch {}, K {k:.2})",
                 path.display(),
@@ -277,7 +338,10 @@ fn start_state(args: &Args, loaded: &Loaded) -> Result<(TrainState, f64), String
             k
         }
     };
-    Ok((TrainState::new(args.hidden, args.seed), k))
+    Ok((
+        TrainState::new(args.hidden, args.output_buckets, args.seed),
+        k,
+    ))
 }
 
 fn train(args: &Args) -> Result<String, String> {
@@ -286,19 +350,29 @@ fn train(args: &Args) -> Result<String, String> {
     let (mut state, k) = start_state(args, &loaded)?;
     let config = TrainConfig {
         hidden: args.hidden,
+        buckets: args.output_buckets,
         epochs: args.epochs,
         batch: args.batch,
         lr: args.lr,
+        lr_end: args.lr_end,
         weight_decay: args.weight_decay,
         target: Target {
             k,
             lambda: args.lambda,
         },
+        lambda_end: args.lambda_end,
         seed: args.seed,
     };
     eprintln!(
-        "train: K = {k:.2} cp, lambda {}, {} neurons, batch {}, lr {} (cosine to a tenth), {} epochs",
-        args.lambda, args.hidden, args.batch, args.lr, args.epochs
+        "train: K = {k:.2} cp, lambda {}, {} neurons, {} output bucket(s), batch {}, lr {} (cosine to {}), {} epochs",
+        lambda_schedule(args),
+        args.hidden,
+        args.output_buckets,
+        args.batch,
+        args.lr,
+        args.lr_end
+            .map_or_else(|| "a tenth".to_string(), |end| end.to_string()),
+        args.epochs
     );
     let run_start = Instant::now();
     let mut last = None;
@@ -326,11 +400,12 @@ fn train(args: &Args) -> Result<String, String> {
             .validation_loss
             .map_or("-".to_string(), |v| format!("{v:.6}"));
         eprintln!(
-            "epoch {:3}  train loss {:.6}  validation loss {validation}  {:.0} pos/s  {seconds:.1} s  lr {:.6}",
+            "epoch {:3}  train loss {:.6}  validation loss {validation}  {:.0} pos/s  {seconds:.1} s  lr {:.3e}  lambda {:.4}",
             report.epoch,
             report.train_loss,
             loaded.train.len() as f64 / seconds.max(1e-9),
-            report.lr
+            report.lr,
+            report.lambda
         );
         last = Some(report);
     }
@@ -354,14 +429,14 @@ fn train(args: &Args) -> Result<String, String> {
     let hash = Network::load(&args.out)?.hash();
     Ok(format!(
         "K {k:.2}  lambda {}  {} epochs in {:.1} s  train loss {}  validation loss {}  wrote {} ({} bytes, FNV-1a {hash:016x})",
-        args.lambda,
+        lambda_schedule(args),
         state.epoch,
         run_start.elapsed().as_secs_f64(),
         last.map_or("-".into(), |r| format!("{:.6}", r.train_loss)),
         last.and_then(|r| r.validation_loss)
             .map_or("-".into(), |v| format!("{v:.6}")),
         args.out.display(),
-        format::file_bytes(args.hidden)
+        format::file_bytes(args.hidden, args.output_buckets)
     ))
 }
 
@@ -384,7 +459,46 @@ mod tests {
     fn the_defaults_are_the_built_in_nets_recipe() {
         let args = parse(&[]);
         assert_eq!((args.hidden, args.epochs, args.lambda), (256, 40, 0.1));
+        assert_eq!((args.lr, args.lr_end, args.lambda_end), (0.001, None, None));
+        assert_eq!(args.output_buckets, 1);
         assert!(args.mirrored());
+    }
+
+    /// `--lr-end` above `--lr` is refused before anything is read (the cosine only falls), and
+    /// one of 0 or below is a usage error; `--lambda-end` outside 0..=1 is refused as
+    /// `--lambda` is.
+    #[test]
+    fn lr_end_above_lr_or_not_above_zero_and_lambda_end_outside_0_1_are_refused() {
+        let e = check(&parse(&["--lr", "0.001", "--lr-end", "0.002"])).unwrap_err();
+        assert!(
+            e.contains("--lr-end 0.002 is above --lr 0.001: the learning rate only falls"),
+            "{e}"
+        );
+        for bad in ["0", "-1e-6", "inf", "x"] {
+            let e = Cli::try_parse_from(["train", &format!("--lr-end={bad}")])
+                .err()
+                .unwrap_or_else(|| panic!("--lr-end {bad} accepted"))
+                .to_string();
+            assert!(e.contains("invalid value") && e.contains("--lr-end"), "{e}");
+        }
+        let e = check(&parse(&["--lambda-end", "1.5"])).unwrap_err();
+        assert!(e.contains("--lambda-end 1.5 is not in 0..=1"), "{e}");
+        let ok = parse(&[
+            "--lr",
+            "0.001",
+            "--lr-end",
+            "0.001",
+            "--lambda-end",
+            "0.3",
+            "--data",
+            "/no/such/folder",
+        ]);
+        assert_eq!((ok.lr_end, ok.lambda_end), (Some(0.001), Some(0.3)));
+        let e = check(&ok).unwrap_err();
+        assert!(
+            e.starts_with("--data"),
+            "the recipe passed, the paths are next: {e}"
+        );
     }
 
     #[test]
@@ -395,30 +509,47 @@ mod tests {
         assert!(!parse(&["--mirror", "--no-mirror"]).mirrored());
     }
 
-    /// Every width `--hidden` accepts gives a net the engine loads, and every width it does not
-    /// is one the engine refuses: the trainer offers exactly the shapes the engine runs (it took
-    /// 1 to 4096 before, the engine multiples of 16 up to 1024).
+    /// Every shape `train` accepts (each `--hidden` with each `--output-buckets`) gives a net
+    /// the engine loads, and every width or bucket count it does not is one the engine
+    /// refuses: the trainer offers exactly the shapes the engine runs (it took 1 to 4096
+    /// neurons before, the engine multiples of 16 up to 1024).
     #[test]
     fn every_width_train_accepts_writes_a_net_the_engine_loads() {
         let dir = std::env::temp_dir().join(format!("cutoff-train-widths-{}", std::process::id()));
         std::fs::create_dir_all(&dir).unwrap();
         let out = dir.join("net.nnue");
+        let buckets: Vec<usize> = (0..=64usize)
+            .filter_map(|b| {
+                let flags = ["train", "--output-buckets", &b.to_string()];
+                Cli::try_parse_from(flags)
+                    .ok()
+                    .map(|cli| cli.args.output_buckets)
+            })
+            .collect();
+        assert_eq!(buckets, [1, 8]);
         let mut accepted = Vec::new();
         for width in 0..=4200usize {
-            let flags = ["train", "--hidden", &width.to_string()];
-            let Ok(cli) = Cli::try_parse_from(flags) else {
-                continue;
-            };
-            let hidden = cli.args.hidden;
-            let net = crate::train::net::Net::new(hidden, 3);
-            let written = write_net(&out, &QuantisedNet::from_float(&net));
-            if let Err(e) = written.and_then(|()| crate::eval::Network::load(&out)) {
-                panic!("--hidden {width}: {e}");
+            for &b in &buckets {
+                let (width, b) = (width.to_string(), b.to_string());
+                let flags = ["train", "--hidden", &width, "--output-buckets", &b];
+                let Ok(cli) = Cli::try_parse_from(flags) else {
+                    continue;
+                };
+                let (hidden, buckets) = (cli.args.hidden, cli.args.output_buckets);
+                let net = crate::train::net::Net::new(hidden, buckets, 3);
+                let written = write_net(&out, &QuantisedNet::from_float(&net));
+                match written.and_then(|()| crate::eval::Network::load(&out)) {
+                    Ok(net) => assert_eq!((net.hidden(), net.buckets()), (hidden, buckets)),
+                    Err(e) => panic!("--hidden {width} --output-buckets {b}: {e}"),
+                }
+                accepted.push((hidden, buckets));
             }
-            accepted.push(hidden);
         }
         std::fs::remove_dir_all(&dir).unwrap();
-        let engine: Vec<usize> = (16..=1024).step_by(16).collect();
+        let engine: Vec<(usize, usize)> = (16..=1024)
+            .step_by(16)
+            .flat_map(|h| [(h, 1), (h, 8)])
+            .collect();
         assert_eq!(accepted, engine);
     }
 }

@@ -5,7 +5,7 @@
 
 use std::sync::Arc;
 
-use shakmaty::{Chess, Position};
+use shakmaty::Chess;
 
 use super::classical::{self, PawnCache};
 use super::nnue::{Accumulators, Network};
@@ -76,7 +76,7 @@ impl Evaluator {
         let score = match &self.net {
             None => classical::evaluate_cached(pos, &mut self.pawns),
             Some(acc) => {
-                let score = acc.evaluate(ply, pos.turn());
+                let score = acc.evaluate(ply, pos);
                 if self.checking {
                     let fresh = acc.network().evaluate(pos);
                     assert_eq!(score, fresh, "incremental and fresh network values differ");

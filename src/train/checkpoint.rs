@@ -1,8 +1,9 @@
 //! Float checkpoints: the net, AdamW's moments, the step and epoch counts and `K`, one file per
 //! epoch (`epoch-0007.ckpt`), so that a stopped run goes on from its last finished epoch exactly
-//! as it would have run (the shuffle and the learning rate depend only on the seed, the epoch
-//! and the step). Little-endian: magic `CUTOFFCK`, version u32, hidden u32, epoch u32, step u64,
-//! K f64, then the parameters, `m` and `v` as f32.
+//! as it would have run (the shuffle, the learning rate and λ depend only on the seed, the epoch
+//! and the step). Little-endian: magic `CUTOFFCK`, version u32 (2), hidden u32, epoch u32, step
+//! u64, K f64, output buckets u32, then the parameters, `m` and `v` as f32. Version 1 (before
+//! output buckets: no bucket field) still loads, as a net of one bucket.
 
 use std::path::{Path, PathBuf};
 
@@ -11,8 +12,10 @@ use super::TrainState;
 use crate::eval::nnue::format;
 
 const MAGIC: &[u8; 8] = b"CUTOFFCK";
-const VERSION: u32 = 1;
-const HEADER_BYTES: usize = 8 + 4 + 4 + 4 + 8 + 8;
+const VERSION: u32 = 2;
+/// Version 1's header: the same fields but the bucket count.
+const V1_HEADER_BYTES: usize = 8 + 4 + 4 + 4 + 8 + 8;
+const HEADER_BYTES: usize = V1_HEADER_BYTES + 4;
 
 /// The file of the checkpoint after `epoch` epochs.
 pub fn path_for(dir: &Path, epoch: usize) -> PathBuf {
@@ -30,6 +33,7 @@ pub fn save(dir: &Path, state: &TrainState, k: f64) -> Result<PathBuf, String> {
     out.extend_from_slice(&(state.epoch as u32).to_le_bytes());
     out.extend_from_slice(&state.step.to_le_bytes());
     out.extend_from_slice(&k.to_le_bytes());
+    out.extend_from_slice(&(state.net.buckets as u32).to_le_bytes());
     for x in state.net.params.iter().chain(&state.m).chain(&state.v) {
         out.extend_from_slice(&x.to_le_bytes());
     }
@@ -44,8 +48,8 @@ pub fn save(dir: &Path, state: &TrainState, k: f64) -> Result<PathBuf, String> {
 /// Reads a checkpoint: the state and `K`.
 pub fn load(path: &Path) -> Result<(TrainState, f64), String> {
     // The largest checkpoint there can be: the float net and AdamW's two moments at the most
-    // neurons the net format takes.
-    let max = HEADER_BYTES + 12 * Net::param_count(format::MAX_HIDDEN);
+    // neurons and buckets the net format takes.
+    let max = HEADER_BYTES + 12 * Net::param_count(format::MAX_HIDDEN, format::OUTPUT_BUCKETS);
     let bytes = crate::files::read_bounded(path, max as u64, "a training checkpoint")?;
     let bad = |what: &str| format!("{}: {what}", path.display());
     if bytes.len() < HEADER_BYTES || &bytes[..8] != MAGIC {
@@ -53,23 +57,32 @@ pub fn load(path: &Path) -> Result<(TrainState, f64), String> {
     }
     let u32_at = |i: usize| u32::from_le_bytes(bytes[i..i + 4].try_into().unwrap_or([0; 4]));
     let u64_at = |i: usize| u64::from_le_bytes(bytes[i..i + 8].try_into().unwrap_or([0; 8]));
-    if u32_at(8) != VERSION {
-        return Err(bad("unknown checkpoint version"));
-    }
+    let (header, buckets) = match u32_at(8) {
+        1 => (V1_HEADER_BYTES, 1),
+        VERSION if bytes.len() >= HEADER_BYTES => (HEADER_BYTES, u32_at(36) as usize),
+        VERSION => return Err(bad("cut or damaged (wrong size)")),
+        v => {
+            return Err(bad(&format!(
+                "checkpoint version {v} (this build reads 1 and {VERSION})"
+            )))
+        }
+    };
     let hidden = u32_at(12) as usize;
-    // A run resumed from it would write nets of this width: one the engine loads, or none.
+    // A run resumed from it would write nets of this shape: one the engine loads, or none.
     format::check_hidden(hidden).map_err(|e| bad(&format!("a net of {e}")))?;
-    let p = Net::param_count(hidden);
-    if bytes.len() != HEADER_BYTES + 12 * p {
+    format::check_buckets(buckets).map_err(|e| bad(&format!("a net of {e}")))?;
+    let p = Net::param_count(hidden, buckets);
+    if bytes.len() != header + 12 * p {
         return Err(bad("cut or damaged (wrong size)"));
     }
-    let floats: Vec<f32> = bytes[HEADER_BYTES..]
+    let floats: Vec<f32> = bytes[header..]
         .chunks_exact(4)
         .map(|c| f32::from_le_bytes([c[0], c[1], c[2], c[3]]))
         .collect();
     let state = TrainState {
         net: Net {
             hidden,
+            buckets,
             params: floats[..p].to_vec(),
         },
         m: floats[p..2 * p].to_vec(),

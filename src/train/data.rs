@@ -83,6 +83,12 @@ impl Sample {
         self.stm_features().map(other_view)
     }
 
+    /// Pieces on the board, kings included: what picks the output bucket.
+    #[inline]
+    pub fn pieces(&self) -> u32 {
+        u32::from(self.count)
+    }
+
     /// The game's result for the side to move: 1, 0.5 or 0.
     #[inline]
     pub fn result(&self) -> f32 {

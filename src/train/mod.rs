@@ -25,7 +25,8 @@ use net::{sigmoid, Net, Target};
 
 /// Positions per gradient slice: the unit of parallel work and of the fixed summing order.
 pub const SLICE: usize = 1024;
-/// The learning rate falls along a cosine to this share of `--lr` by the last step.
+/// The learning rate falls along a cosine to this share of `--lr` by the last step, unless
+/// `--lr-end` names the floor.
 pub const FINAL_LR_SHARE: f64 = 0.1;
 const ADAM_BETA1: f64 = 0.9;
 const ADAM_BETA2: f64 = 0.999;
@@ -42,12 +43,47 @@ pub const MIN_K_FIT_POSITIONS: usize = 10_000;
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct TrainConfig {
     pub hidden: usize,
+    /// Output buckets (`--output-buckets`): 1 or `format::OUTPUT_BUCKETS`.
+    pub buckets: usize,
     pub epochs: usize,
     pub batch: usize,
     pub lr: f64,
+    /// Where the cosine ends (`--lr-end`); `None`: [`FINAL_LR_SHARE`] of `lr`, computed as
+    /// that share so that the schedule of the nets before the flag is kept bit for bit.
+    pub lr_end: Option<f64>,
     pub weight_decay: f64,
+    /// The target of the first epoch: `K` and the starting λ.
     pub target: Target,
+    /// λ of the last epoch (`--lambda-end`), reached in equal steps from `target.lambda` at the
+    /// first; `None`: λ stays flat.
+    pub lambda_end: Option<f64>,
     pub seed: u64,
+}
+
+impl TrainConfig {
+    /// The share of `lr` the cosine falls to.
+    pub fn final_lr_share(&self) -> f64 {
+        self.lr_end.map_or(FINAL_LR_SHARE, |end| end / self.lr)
+    }
+
+    /// The target epoch `epoch` (0-based) is trained on: λ rises (or falls) linearly from
+    /// `target.lambda` at the first epoch to `lambda_end` at the last. A function of the epoch
+    /// alone, so a resumed run trains each epoch on the λ an unbroken one would.
+    pub fn target_at(&self, epoch: usize) -> Target {
+        let Some(end) = self.lambda_end else {
+            return self.target;
+        };
+        let start = self.target.lambda;
+        let progress = if self.epochs > 1 {
+            epoch.min(self.epochs - 1) as f64 / (self.epochs - 1) as f64
+        } else {
+            0.0
+        };
+        Target {
+            lambda: start + (end - start) * progress,
+            ..self.target
+        }
+    }
 }
 
 /// Everything a run carries from step to step: what a checkpoint saves.
@@ -64,8 +100,8 @@ pub struct TrainState {
 }
 
 impl TrainState {
-    pub fn new(hidden: usize, seed: u64) -> TrainState {
-        let net = Net::new(hidden, seed);
+    pub fn new(hidden: usize, buckets: usize, seed: u64) -> TrainState {
+        let net = Net::new(hidden, buckets, seed);
         let p = net.params.len();
         TrainState {
             net,
@@ -88,13 +124,18 @@ pub struct EpochReport {
     pub validation_loss: Option<f64>,
     /// The learning rate of the epoch's last step.
     pub lr: f64,
+    /// The λ of the epoch's target (its training and its validation loss).
+    pub lambda: f64,
 }
 
-/// The learning rate at `step` of `total`: a cosine from `lr` down to `FINAL_LR_SHARE · lr`.
-pub fn learning_rate(lr: f64, step: u64, total: u64) -> f64 {
+/// The learning rate at `step` of `total`: a cosine from `lr` down to `share · lr`, which it
+/// reaches at `step == total` (the end of the last step, step `total − 1`, whose own rate is
+/// above it by `(1 − share)·lr·sin²(π / (2·total))`: under a millionth of `lr` in a run of 2,000
+/// steps or more).
+pub fn learning_rate(lr: f64, share: f64, step: u64, total: u64) -> f64 {
     let progress = (step as f64 / total.max(1) as f64).min(1.0);
     let cosine = 0.5 * (1.0 + (std::f64::consts::PI * progress).cos());
-    lr * (FINAL_LR_SHARE + (1.0 - FINAL_LR_SHARE) * cosine)
+    lr * (share + (1.0 - share) * cosine)
 }
 
 /// Optimizer steps in an epoch of `positions`.
@@ -219,7 +260,7 @@ fn adamw_step(state: &mut TrainState, grad: &[f32], lr: f64, weight_decay: f64) 
     let (b1, b2, eps) = (ADAM_BETA1 as f32, ADAM_BETA2 as f32, ADAM_EPSILON as f32);
     let (lr, decay) = (lr as f32, (lr * weight_decay) as f32);
     let net = &mut state.net;
-    let (b1_range, b2_index) = (net.b1_range(), net.b2_index());
+    let (b1_range, b2_range) = (net.b1_range(), net.b2_range());
     net.params
         .par_iter_mut()
         .zip(state.m.par_iter_mut())
@@ -230,7 +271,7 @@ fn adamw_step(state: &mut TrainState, grad: &[f32], lr: f64, weight_decay: f64) 
             *m = b1 * *m + (1.0 - b1) * g;
             *v = b2 * *v + (1.0 - b2) * g * g;
             // Decoupled weight decay, on the weights only: a bias has no scale to shrink.
-            if !b1_range.contains(&i) && i != b2_index {
+            if !b1_range.contains(&i) && !b2_range.contains(&i) {
                 *p -= decay * *p;
             }
             *p -= lr * (*m / c1) / ((*v / c2).sqrt() + eps);
@@ -249,6 +290,7 @@ pub fn train_epoch(
     mut progress: impl FnMut(usize),
 ) -> EpochReport {
     let order = epoch_order(train.len(), config.seed, state.epoch);
+    let target = config.target_at(state.epoch);
     let total_steps = steps_per_epoch(train.len(), config.batch) * config.epochs as u64;
     let mut grad = vec![0.0f32; state.net.params.len()];
     let mut buffers = Vec::new();
@@ -257,8 +299,8 @@ pub fn train_epoch(
     for (done, indices) in order.chunks(config.batch.max(1)).enumerate() {
         batch.clear();
         batch.extend(indices.iter().map(|&i| train[i as usize]));
-        loss_sum += batch_gradient(&state.net, &batch, config.target, &mut buffers, &mut grad);
-        lr = learning_rate(config.lr, state.step, total_steps);
+        loss_sum += batch_gradient(&state.net, &batch, target, &mut buffers, &mut grad);
+        lr = learning_rate(config.lr, config.final_lr_share(), state.step, total_steps);
         adamw_step(state, &grad, lr, config.weight_decay);
         progress((done * config.batch + batch.len()).min(train.len()));
     }
@@ -266,9 +308,9 @@ pub fn train_epoch(
     EpochReport {
         epoch: state.epoch,
         train_loss: loss_sum / train.len().max(1) as f64,
-        validation_loss: (!validation.is_empty())
-            .then(|| loss(&state.net, validation, config.target)),
+        validation_loss: (!validation.is_empty()).then(|| loss(&state.net, validation, target)),
         lr,
+        lambda: target.lambda,
     }
 }
 

@@ -1,7 +1,8 @@
 //! The net in floating point, as it is trained: `768 → N` feature transformer shared by both
-//! perspectives, SCReLU, and one output over both accumulators (the side to move's first). All
-//! parameters live in one flat vector (`W1 | b1 | W2 | b2`) so that the optimizer, the gradient
-//! sums and the checkpoint treat them alike.
+//! perspectives, SCReLU, and one output over both accumulators (the side to move's first), from
+//! the output layer of the position's bucket (by piece count, `format::bucket`: 1 bucket or 8).
+//! All parameters live in one flat vector (`W1 | b1 | W2 | b2`, `W2` and `b2` bucket by bucket)
+//! so that the optimizer, the gradient sums and the checkpoint treat them alike.
 
 use super::data::Sample;
 use crate::eval::nnue::format::{self, INPUTS};
@@ -46,21 +47,27 @@ impl Target {
 #[derive(Clone, Debug, PartialEq)]
 pub struct Net {
     pub hidden: usize,
-    /// `W1` (feature-major, `768 × N`), `b1` (`N`), `W2` (`2N`, side to move first), `b2`.
+    /// Output buckets: 1 or `format::OUTPUT_BUCKETS`.
+    pub buckets: usize,
+    /// `W1` (feature-major, `768 × N`), `b1` (`N`), `W2` (per bucket `2N`, side to move
+    /// first), `b2` (one per bucket).
     pub params: Vec<f32>,
 }
 
 impl Net {
-    /// Parameters of a net with `hidden` neurons.
-    pub fn param_count(hidden: usize) -> usize {
-        INPUTS * hidden + hidden + 2 * hidden + 1
+    /// Parameters of a net with `hidden` neurons and `buckets` output buckets.
+    pub fn param_count(hidden: usize, buckets: usize) -> usize {
+        INPUTS * hidden + hidden + buckets * (2 * hidden + 1)
     }
 
-    /// `W1` and `W2` uniform in ±1/sqrt(fan-in) from the seeded generator, biases zero.
-    pub fn new(hidden: usize, seed: u64) -> Net {
+    /// `W1` and `W2` uniform in ±1/sqrt(fan-in) from the seeded generator (`W1`, then every
+    /// bucket's `W2` in turn: a net of one bucket draws what nets drew before buckets), biases
+    /// zero.
+    pub fn new(hidden: usize, buckets: usize, seed: u64) -> Net {
         let mut net = Net {
             hidden,
-            params: vec![0.0; Net::param_count(hidden)],
+            buckets,
+            params: vec![0.0; Net::param_count(hidden, buckets)],
         };
         let mut rng = Rng::for_game(seed, 0x4e4e_5545);
         let mut uniform = |bound: f32| {
@@ -85,28 +92,45 @@ impl Net {
         let start = INPUTS * self.hidden;
         &self.params[start..start + self.hidden]
     }
+    /// Every bucket's `2N` output weights, bucket after bucket.
     pub fn w2(&self) -> &[f32] {
-        let start = (INPUTS + 1) * self.hidden;
+        &self.params[self.w2_range()]
+    }
+    /// The `2N` output weights of `bucket`.
+    pub fn w2_row(&self, bucket: usize) -> &[f32] {
+        let start = self.w2_range().start + bucket * 2 * self.hidden;
         &self.params[start..start + 2 * self.hidden]
     }
-    pub fn b2(&self) -> f32 {
-        self.params[(INPUTS + 3) * self.hidden]
+    /// The output biases, one per bucket.
+    pub fn b2(&self) -> &[f32] {
+        &self.params[self.b2_range()]
     }
     pub fn w1_mut(&mut self) -> &mut [f32] {
         let end = INPUTS * self.hidden;
         &mut self.params[..end]
     }
     pub fn w2_mut(&mut self) -> &mut [f32] {
-        let start = (INPUTS + 1) * self.hidden;
-        &mut self.params[start..start + 2 * self.hidden]
+        let range = self.w2_range();
+        &mut self.params[range]
     }
     /// Where `b1` lies in `params`.
     pub fn b1_range(&self) -> std::ops::Range<usize> {
         INPUTS * self.hidden..(INPUTS + 1) * self.hidden
     }
-    /// Where `b2` lies in `params`.
-    pub fn b2_index(&self) -> usize {
-        (INPUTS + 3) * self.hidden
+    /// Where `W2` lies in `params`.
+    pub fn w2_range(&self) -> std::ops::Range<usize> {
+        let start = (INPUTS + 1) * self.hidden;
+        start..start + self.buckets * 2 * self.hidden
+    }
+    /// Where the `b2`s lie in `params`: the last `buckets` values.
+    pub fn b2_range(&self) -> std::ops::Range<usize> {
+        self.params.len() - self.buckets..self.params.len()
+    }
+
+    /// The output bucket of `s` in this net.
+    #[inline(always)]
+    pub fn bucket(&self, s: &Sample) -> usize {
+        format::bucket(s.pieces(), self.buckets)
     }
 
     /// Keeps `W2` where the quantised file can hold it.
@@ -129,11 +153,11 @@ impl Net {
         }
     }
 
-    /// The output `y` from the two accumulators.
+    /// The output `y` from the two accumulators, through `bucket`'s row.
     #[inline(always)]
-    fn output(&self, stm: &[f32], nstm: &[f32]) -> f32 {
-        let (w_stm, w_nstm) = self.w2().split_at(self.hidden);
-        let mut y = self.b2();
+    fn output(&self, stm: &[f32], nstm: &[f32], bucket: usize) -> f32 {
+        let (w_stm, w_nstm) = self.w2_row(bucket).split_at(self.hidden);
+        let mut y = self.b2()[bucket];
         for (a, w) in stm.iter().zip(w_stm) {
             y += screlu(*a) * w;
         }
@@ -149,7 +173,7 @@ impl Net {
         let mut nstm = vec![0.0; self.hidden];
         self.accumulate(s.stm_features(), &mut stm);
         self.accumulate(s.nstm_features(), &mut nstm);
-        self.output(&stm, &nstm)
+        self.output(&stm, &nstm, self.bucket(s))
     }
 
     /// The evaluation of a sample in centipawns, side to move's view.
@@ -229,7 +253,7 @@ impl Net {
         for s in samples {
             self.accumulate(s.stm_features(), &mut stm);
             self.accumulate(s.nstm_features(), &mut nstm);
-            let y = self.output(&stm, &nstm);
+            let y = self.output(&stm, &nstm, self.bucket(&s));
             let p = sigmoid(f64::from(y) * slope);
             let diff = p - target.of(&s);
             total += diff * diff;
@@ -244,7 +268,8 @@ impl Net {
     }
 
     /// Adds the gradient of one sample, given its accumulators and `d loss / d y`, into `g`
-    /// (`d` is scratch space for the accumulators' gradients).
+    /// (`d` is scratch space for the accumulators' gradients). Of the output layers only the
+    /// sample's bucket's is touched: the others took no part in `y`.
     #[inline(always)]
     fn backward(
         &self,
@@ -255,11 +280,13 @@ impl Net {
         g: &mut [f32],
     ) {
         let n = self.hidden;
+        let bucket = self.bucket(s);
         let (g_w1, rest) = g.split_at_mut(INPUTS * n);
         let (g_b1, rest) = rest.split_at_mut(n);
-        let (g_w2, g_b2) = rest.split_at_mut(2 * n);
-        g_b2[0] += dy;
-        let w2 = self.w2();
+        let (g_w2, g_b2) = rest.split_at_mut(self.buckets * 2 * n);
+        let g_w2 = &mut g_w2[bucket * 2 * n..(bucket + 1) * 2 * n];
+        g_b2[bucket] += dy;
+        let w2 = self.w2_row(bucket);
         for i in 0..n {
             g_w2[i] += dy * screlu(stm[i]);
             g_w2[n + i] += dy * screlu(nstm[i]);

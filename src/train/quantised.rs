@@ -18,9 +18,10 @@ pub struct QuantisedNet {
     /// Feature-major, `768 × N`.
     pub w1: Vec<i16>,
     pub b1: Vec<i16>,
-    /// `2N`, the side to move's half first.
+    /// Per output bucket `2N`, the side to move's half first.
     pub w2: Vec<i16>,
-    pub b2: i32,
+    /// One per output bucket.
+    pub b2: Vec<i32>,
 }
 
 /// `round(x * scale)` saturated to `i16` (only a runaway weight saturates; `W2` is clipped).
@@ -37,8 +38,17 @@ impl QuantisedNet {
             w1: net.w1().iter().map(|&w| q16(w, QA)).collect(),
             b1: net.b1().iter().map(|&b| q16(b, QA)).collect(),
             w2: net.w2().iter().map(|&w| q16(w, QB)).collect(),
-            b2: (f64::from(net.b2()) * f64::from(QA * QB)).round() as i32,
+            b2: net
+                .b2()
+                .iter()
+                .map(|&b| (f64::from(b) * f64::from(QA * QB)).round() as i32)
+                .collect(),
         }
+    }
+
+    /// Output buckets: 1 or `format::OUTPUT_BUCKETS`.
+    pub fn buckets(&self) -> usize {
+        self.b2.len()
     }
 
     /// The float net these integers stand for (each weight divided by its scale): the float
@@ -48,9 +58,10 @@ impl QuantisedNet {
         let mut params: Vec<f32> = self.w1.iter().map(|&w| f32::from(w) / qa).collect();
         params.extend(self.b1.iter().map(|&b| f32::from(b) / qa));
         params.extend(self.w2.iter().map(|&w| f32::from(w) / qb));
-        params.push(self.b2 as f32 / (qa * qb));
+        params.extend(self.b2.iter().map(|&b| b as f32 / (qa * qb)));
         Net {
             hidden: self.hidden,
+            buckets: self.buckets(),
             params,
         }
     }
@@ -61,7 +72,7 @@ impl QuantisedNet {
             w1: &self.w1,
             b1: &self.b1,
             w2: &self.w2,
-            b2: self.b2,
+            b2: &self.b2,
         }
     }
 
@@ -84,28 +95,32 @@ impl QuantisedNet {
         })
     }
 
-    /// `b1 + Σ W1[f]`, in `i32`.
-    fn accumulate(&self, features: impl Iterator<Item = usize>) -> Vec<i32> {
+    /// `b1 + Σ W1[f]`, in `i32`, and how many features there were.
+    fn accumulate(&self, features: impl Iterator<Item = usize>) -> (Vec<i32>, u32) {
         let n = self.hidden;
         let mut acc: Vec<i32> = self.b1.iter().map(|&b| i32::from(b)).collect();
+        let mut count = 0;
         for f in features {
+            count += 1;
             for (a, &w) in acc.iter_mut().zip(&self.w1[f * n..(f + 1) * n]) {
                 *a += i32::from(w);
             }
         }
-        acc
+        (acc, count)
     }
 
     /// The evaluation in centipawns, side to move's view, as the engine computes it: each term
     /// `(c * w2) * c` with `c = clamp(acc, 0, QA)` in `i32`, their sum in `i64`, divided by
-    /// `QA` once, then the bias and the scale.
+    /// `QA` once, then the bias and the scale; `W2` and `b2` those of the position's bucket
+    /// (its piece count is the number of the side to move's features: one per piece).
     pub fn evaluate(
         &self,
         stm: impl Iterator<Item = usize>,
         nstm: impl Iterator<Item = usize>,
     ) -> i64 {
-        let (acc_stm, acc_nstm) = (self.accumulate(stm), self.accumulate(nstm));
-        let (w_stm, w_nstm) = self.w2.split_at(self.hidden);
+        let ((acc_stm, pieces), (acc_nstm, _)) = (self.accumulate(stm), self.accumulate(nstm));
+        let (n, bucket) = (self.hidden, format::bucket(pieces, self.buckets()));
+        let (w_stm, w_nstm) = self.w2[2 * n * bucket..2 * n * (bucket + 1)].split_at(n);
         let mut sum: i64 = 0;
         for (acc, w2) in [(&acc_stm, w_stm), (&acc_nstm, w_nstm)] {
             for (&a, &w) in acc.iter().zip(w2) {
@@ -113,7 +128,7 @@ impl QuantisedNet {
                 sum += i64::from((c * i32::from(w)) * c);
             }
         }
-        (sum / i64::from(QA) + i64::from(self.b2)) * i64::from(SCALE) / i64::from(QA * QB)
+        (sum / i64::from(QA) + i64::from(self.b2[bucket])) * i64::from(SCALE) / i64::from(QA * QB)
     }
 }
 
@@ -149,13 +164,15 @@ pub fn rounding_error(net: &Net, q: &QuantisedNet, samples: &[Sample]) -> Roundi
 /// At most this many positions measure the shared part of the rounding (about a second).
 pub const CALIBRATION_POSITIONS: usize = 65_536;
 
-/// `net` quantised, with `b2` moved so that the quantised evaluations of `calibration` (up to
-/// [`CALIBRATION_POSITIONS`] of them, evenly spread) are on average the float net's. Rounding
+/// `net` quantised, with each bucket's `b2` moved so that the quantised evaluations of that
+/// bucket's positions among `calibration` (up to [`CALIBRATION_POSITIONS`] of them in all,
+/// evenly spread) are on average the float net's; a bucket with none of them is only rounded. Rounding
 /// `W2` to 1/64 leaves each neuron's weight off by up to 1/128, and since most positions light
 /// up many of the same neurons, those errors add up to an offset nearly every position shares:
 /// the fifth net's quantised evaluations were 8.79 cp below its float net's on average
 /// (docs/nets.md), a stray tempo. The offset is the one
-/// part of the rounding a single number removes; with no positions the net is only rounded.
+/// part of the rounding a single number removes (per bucket: each has its own `W2`, so its own
+/// offset); with no positions the net is only rounded.
 pub fn quantise_centred(net: &Net, calibration: &[Sample]) -> QuantisedNet {
     let mut q = QuantisedNet::from_float(net);
     if calibration.is_empty() {
@@ -163,10 +180,21 @@ pub fn quantise_centred(net: &Net, calibration: &[Sample]) -> QuantisedNet {
     }
     let step = calibration.len().div_ceil(CALIBRATION_POSITIONS);
     let spread: Vec<Sample> = calibration.iter().step_by(step).copied().collect();
-    let offset = rounding_error(net, &q, &spread).mean;
-    // One unit of b2 is SCALE / (QA·QB) = 0.0245 cp.
-    let units = (offset * f64::from(QA * QB) / f64::from(SCALE)).round();
-    q.b2 = (f64::from(q.b2) + units).clamp(f64::from(i32::MIN), f64::from(i32::MAX)) as i32;
+    for bucket in 0..net.buckets {
+        let own: Vec<Sample> = spread
+            .iter()
+            .filter(|s| net.bucket(s) == bucket)
+            .copied()
+            .collect();
+        if own.is_empty() {
+            continue;
+        }
+        let offset = rounding_error(net, &q, &own).mean;
+        // One unit of b2 is SCALE / (QA·QB) = 0.0245 cp.
+        let units = (offset * f64::from(QA * QB) / f64::from(SCALE)).round();
+        let b2 = &mut q.b2[bucket];
+        *b2 = (f64::from(*b2) + units).clamp(f64::from(i32::MIN), f64::from(i32::MAX)) as i32;
+    }
     q
 }
 

@@ -5,7 +5,7 @@ use super::net::{Net, Target, SCALE};
 use super::quantised::QuantisedNet;
 use super::*;
 use crate::datagen::training::Filter;
-use crate::eval::nnue::format::{file_bytes, HEADER_BYTES, MAGIC};
+use crate::eval::nnue::format::{self, file_bytes, HEADER_BYTES, MAGIC, OUTPUT_BUCKETS};
 
 /// Real positions: the first `n` the default filter keeps from the committed chunk.
 fn sample_positions(n: usize) -> Vec<Sample> {
@@ -28,11 +28,14 @@ const TARGET: Target = Target {
 fn config(hidden: usize, epochs: usize, batch: usize, lr: f64) -> TrainConfig {
     TrainConfig {
         hidden,
+        buckets: 1,
         epochs,
         batch,
         lr,
+        lr_end: None,
         weight_decay: 0.01,
         target: TARGET,
+        lambda_end: None,
         seed: 7,
     }
 }
@@ -43,7 +46,7 @@ fn train_in_pool(threads: usize, samples: &[Sample], config: &TrainConfig) -> Tr
         .build()
         .unwrap();
     pool.install(|| {
-        let mut state = TrainState::new(config.hidden, config.seed);
+        let mut state = TrainState::new(config.hidden, config.buckets, config.seed);
         while state.epoch < config.epochs {
             train_epoch(&mut state, samples, &[], config, |_| {});
         }
@@ -51,55 +54,97 @@ fn train_in_pool(threads: usize, samples: &[Sample], config: &TrainConfig) -> Tr
     })
 }
 
-#[test]
-fn the_gradient_matches_finite_differences() {
-    let samples = sample_positions(12);
-    let mut net = Net::new(8, 3);
-    // Biases and larger weights put most accumulators inside SCReLU's curved part (0, 1),
-    // where every term of the gradient is exercised.
-    let b1 = net.b1_range();
-    for b in &mut net.params[b1] {
-        *b = 0.45;
-    }
-    for w in net.w2_mut() {
-        *w *= 8.0;
-    }
-    let b2 = net.b2_index();
-    net.params[b2] = 0.05;
-    let mut grad = vec![0.0f32; net.params.len()];
-    net.loss_and_gradient(samples.iter().copied(), TARGET, Some(&mut grad));
-    // Every parameter a sample touches: the rows of its features, the biases, W2.
-    let mut checked: Vec<usize> = samples[0]
-        .stm_features()
-        .chain(samples[0].nstm_features())
-        .flat_map(|f| f * 8..(f + 1) * 8)
-        .collect();
-    checked.extend(net.b1_range());
-    checked.extend(net.b1_range().end..net.params.len());
-    let eps = 1e-3f32;
-    let mut nonzero = 0;
-    for &i in &checked {
-        let mut plus = net.clone();
-        plus.params[i] += eps;
-        let mut minus = net.clone();
-        minus.params[i] -= eps;
-        let numeric = (plus.loss_and_gradient(samples.iter().copied(), TARGET, None)
-            - minus.loss_and_gradient(samples.iter().copied(), TARGET, None))
-            / (2.0 * f64::from(eps));
-        let analytic = f64::from(grad[i]);
-        assert!(
-            (numeric - analytic).abs() <= 2e-4 + 0.02 * numeric.abs(),
-            "parameter {i}: analytic {analytic}, finite differences {numeric}"
-        );
-        if analytic.abs() > 1e-3 {
-            nonzero += 1;
+/// Up to `per` positions of each output bucket among the committed chunk's first 20,000.
+fn positions_per_bucket(per: usize) -> Vec<Sample> {
+    let mut taken = [0usize; OUTPUT_BUCKETS];
+    let mut out = Vec::new();
+    for s in sample_positions(20_000) {
+        let bucket = format::bucket(s.pieces(), OUTPUT_BUCKETS);
+        if taken[bucket] < per {
+            taken[bucket] += 1;
+            out.push(s);
         }
     }
-    assert!(
-        nonzero * 2 > checked.len(),
-        "only {nonzero} of {} gradients were far from zero: the check would prove little",
-        checked.len()
-    );
+    out
+}
+
+/// The analytic gradient is the finite differences' on every parameter the samples touch, for
+/// a net of one output bucket and one of eight; in the bucketed net each sample's gradient goes
+/// to its own bucket's output layer only (the buckets no sample is in get exactly 0).
+#[test]
+fn the_gradient_matches_finite_differences() {
+    for buckets in [1, OUTPUT_BUCKETS] {
+        let samples = if buckets == 1 {
+            sample_positions(12)
+        } else {
+            positions_per_bucket(3)
+        };
+        let mut net = Net::new(8, buckets, 3);
+        // Biases and larger weights put most accumulators inside SCReLU's curved part (0, 1),
+        // where every term of the gradient is exercised.
+        let b1 = net.b1_range();
+        for b in &mut net.params[b1] {
+            *b = 0.45;
+        }
+        for w in net.w2_mut() {
+            *w *= 8.0;
+        }
+        let b2 = net.b2_range();
+        for b in &mut net.params[b2] {
+            *b = 0.05;
+        }
+        let mut grad = vec![0.0f32; net.params.len()];
+        net.loss_and_gradient(samples.iter().copied(), TARGET, Some(&mut grad));
+        // Every parameter a sample touches: the rows of its features, the biases, the output
+        // layers of the samples' buckets.
+        let mut checked: Vec<usize> = samples[0]
+            .stm_features()
+            .chain(samples[0].nstm_features())
+            .flat_map(|f| f * 8..(f + 1) * 8)
+            .collect();
+        checked.extend(net.b1_range());
+        let used: Vec<usize> = (0..buckets)
+            .filter(|&b| samples.iter().any(|s| net.bucket(s) == b))
+            .collect();
+        for b in 0..buckets {
+            let row = net.w2_range().start + b * 16..net.w2_range().start + (b + 1) * 16;
+            let bias = net.b2_range().start + b;
+            if used.contains(&b) {
+                checked.extend(row);
+                checked.push(bias);
+            } else {
+                let untouched = row.chain([bias]).all(|i| grad[i] == 0.0);
+                assert!(untouched, "bucket {b} has no sample but has a gradient");
+            }
+        }
+        if buckets > 1 {
+            assert!(used.len() >= 4, "buckets with samples: {used:?}");
+        }
+        let eps = 1e-3f32;
+        let mut nonzero = 0;
+        for &i in &checked {
+            let mut plus = net.clone();
+            plus.params[i] += eps;
+            let mut minus = net.clone();
+            minus.params[i] -= eps;
+            let numeric = (plus.loss_and_gradient(samples.iter().copied(), TARGET, None)
+                - minus.loss_and_gradient(samples.iter().copied(), TARGET, None))
+                / (2.0 * f64::from(eps));
+            let analytic = f64::from(grad[i]);
+            assert!(
+                (numeric - analytic).abs() <= 2e-4 + 0.02 * numeric.abs(),
+                "{buckets} buckets, parameter {i}: analytic {analytic}, finite differences {numeric}"
+            );
+            if analytic.abs() > 1e-3 {
+                nonzero += 1;
+            }
+        }
+        assert!(
+            nonzero * 2 > checked.len(),
+            "only {nonzero} of {} gradients were far from zero: the check would prove little",
+            checked.len()
+        );
+    }
 }
 
 #[test]
@@ -110,7 +155,11 @@ fn a_seed_gives_the_same_net_on_one_or_two_threads() {
     let one = train_in_pool(1, &samples, &config);
     let two = train_in_pool(2, &samples, &config);
     assert_eq!(one.step, 6);
-    assert_ne!(one.net, Net::new(16, config.seed), "training moved the net");
+    assert_ne!(
+        one.net,
+        Net::new(16, 1, config.seed),
+        "training moved the net"
+    );
     assert_eq!(
         QuantisedNet::from_float(&one.net).to_bytes().unwrap(),
         QuantisedNet::from_float(&two.net).to_bytes().unwrap()
@@ -118,29 +167,48 @@ fn a_seed_gives_the_same_net_on_one_or_two_threads() {
     assert_eq!(one, two, "float weights and optimizer state, bit for bit");
 }
 
+/// With a learning rate falling to `--lr-end` and λ rising (`--lambda-end`), over three
+/// epochs resumed after the first: both schedules depend on the step and the epoch alone; and
+/// with 8 output buckets, which the checkpoint keeps.
 #[test]
 fn a_resumed_run_ends_where_an_unbroken_one_does() {
     let samples = sample_positions(3000);
-    let config = config(16, 2, 1000, 0.01);
+    let config = TrainConfig {
+        lr_end: Some(1e-5),
+        lambda_end: Some(0.9),
+        buckets: OUTPUT_BUCKETS,
+        ..config(16, 3, 1000, 0.01)
+    };
     let unbroken = train_in_pool(2, &samples, &config);
     let dir = std::env::temp_dir().join(format!("cutoff-train-resume-{}", std::process::id()));
-    let mut first = TrainState::new(16, config.seed);
+    let mut first = TrainState::new(16, OUTPUT_BUCKETS, config.seed);
     train_epoch(&mut first, &samples, &[], &config, |_| {});
     checkpoint::save(&dir, &first, TARGET.k).unwrap();
     let (mut resumed, k) = checkpoint::load(&checkpoint::latest(&dir).unwrap()).unwrap();
     std::fs::remove_dir_all(&dir).unwrap();
     assert_eq!(k, TARGET.k);
     assert_eq!(resumed, first);
-    train_epoch(&mut resumed, &samples, &[], &config, |_| {});
+    while resumed.epoch < config.epochs {
+        train_epoch(&mut resumed, &samples, &[], &config, |_| {});
+    }
     assert_eq!(resumed, unbroken);
 }
 
 #[test]
 fn the_net_file_has_the_documented_layout_and_reads_back() {
-    let net = Net::new(16, 5);
+    let bucketed = QuantisedNet::from_float(&Net::new(16, OUTPUT_BUCKETS, 5));
+    let bytes = bucketed.to_bytes().unwrap();
+    assert_eq!(bytes.len(), file_bytes(16, 8));
+    assert_eq!(bytes.len(), 64 + 2 * 768 * 16 + 2 * 16 + 8 * (4 * 16 + 4));
+    assert_eq!(bytes[36..40], 8u32.to_le_bytes());
+    assert_eq!(QuantisedNet::from_bytes(&bytes).unwrap(), bucketed);
+    // The last bucket's bias is the file's last four bytes.
+    let last = i32::from_le_bytes(bytes[bytes.len() - 4..].try_into().unwrap());
+    assert_eq!(last, bucketed.b2[7]);
+    let net = Net::new(16, 1, 5);
     let q = QuantisedNet::from_float(&net);
     let bytes = q.to_bytes().unwrap();
-    assert_eq!(bytes.len(), file_bytes(16));
+    assert_eq!(bytes.len(), file_bytes(16, 1));
     assert_eq!(bytes.len(), 64 + 2 * 768 * 16 + 2 * 16 + 4 * 16 + 4);
     assert_eq!(&bytes[..8], MAGIC);
     let field = |i: usize| u32::from_le_bytes(bytes[i..i + 4].try_into().unwrap());
@@ -152,11 +220,12 @@ fn the_net_file_has_the_documented_layout_and_reads_back() {
             field(20),
             field(24),
             field(28),
-            field(32)
+            field(32),
+            field(36)
         ],
-        [1, 768, 16, 1, 255, 64, 400]
+        [2, 768, 16, 1, 255, 64, 400, 1]
     );
-    assert!(bytes[36..56].iter().all(|&b| b == 0));
+    assert!(bytes[40..56].iter().all(|&b| b == 0));
     // The first weight is W1[0][0] * 255, rounded.
     let w = i16::from_le_bytes([bytes[HEADER_BYTES], bytes[HEADER_BYTES + 1]]);
     assert_eq!(w, (net.w1()[0] * 255.0).round() as i16);
@@ -174,16 +243,23 @@ fn the_net_file_has_the_documented_layout_and_reads_back() {
 fn the_writer_refuses_a_net_the_engine_would_refuse_with_the_reason() {
     let dir = std::env::temp_dir().join(format!("cutoff-train-writer-{}", std::process::id()));
     let out = dir.join("net.nnue");
-    let mut big_w2 = QuantisedNet::from_float(&Net::new(16, 5));
+    let mut big_w2 = QuantisedNet::from_float(&Net::new(16, 1, 5));
     big_w2.w2[3] = 20_000;
-    let mut big_w1 = QuantisedNet::from_float(&Net::new(16, 5));
+    let mut big_w1 = QuantisedNet::from_float(&Net::new(16, 1, 5));
     for f in 0..768 {
         big_w1.w1[f * 16 + 5] = 1_100;
     }
+    let mut three_buckets = QuantisedNet::from_float(&Net::new(16, 1, 5));
+    three_buckets.w2 = three_buckets.w2.repeat(3);
+    three_buckets.b2 = vec![0; 3];
     for (q, reason) in [
         (
-            QuantisedNet::from_float(&Net::new(17, 5)),
+            QuantisedNet::from_float(&Net::new(17, 1, 5)),
             "unsupported net shape 768 -> 17",
+        ),
+        (
+            three_buckets,
+            "3 output buckets: the engine loads 1 or 8 (by piece count)",
         ),
         (big_w2, "output weight 3 is 20000"),
         (big_w1, "neuron 5's accumulator can reach"),
@@ -192,7 +268,7 @@ fn the_writer_refuses_a_net_the_engine_would_refuse_with_the_reason() {
         assert!(e.contains(reason), "{e}");
         assert!(!out.exists(), "{reason}: written");
     }
-    quantised::write_net(&out, &QuantisedNet::from_float(&Net::new(16, 5))).unwrap();
+    quantised::write_net(&out, &QuantisedNet::from_float(&Net::new(16, 1, 5))).unwrap();
     assert!(crate::eval::Network::load(&out).is_ok());
     std::fs::remove_dir_all(&dir).unwrap();
 }
@@ -202,7 +278,7 @@ fn the_writer_refuses_a_net_the_engine_would_refuse_with_the_reason() {
 #[test]
 fn a_checkpoint_of_a_width_the_engine_cannot_load_is_refused() {
     let dir = std::env::temp_dir().join(format!("cutoff-train-ckpt-width-{}", std::process::id()));
-    let path = checkpoint::save(&dir, &TrainState::new(17, 1), 130.0).unwrap();
+    let path = checkpoint::save(&dir, &TrainState::new(17, 1, 1), 130.0).unwrap();
     let loaded = checkpoint::load(&path).map(|(state, _)| state.net.hidden);
     std::fs::remove_dir_all(&dir).unwrap();
     let e = loaded.expect_err("a checkpoint of 17 neurons loaded");
@@ -212,27 +288,109 @@ fn a_checkpoint_of_a_width_the_engine_cannot_load_is_refused() {
     );
 }
 
+/// For a net of one output bucket and one of eight (trained, so that the buckets' rows
+/// differ), on positions of every bucket the chunk has.
+/// A checkpoint keeps its output buckets (version 2); one written before buckets (version 1,
+/// no bucket field) still loads, as a net of one bucket; one claiming 3 buckets is refused
+/// naming the rule.
+#[test]
+fn a_checkpoint_keeps_its_buckets_and_an_old_one_loads_as_one_bucket() {
+    let dir =
+        std::env::temp_dir().join(format!("cutoff-train-ckpt-buckets-{}", std::process::id()));
+    let state = TrainState::new(16, OUTPUT_BUCKETS, 4);
+    let path = checkpoint::save(&dir, &state, 130.0).unwrap();
+    let (loaded, _) = checkpoint::load(&path).unwrap();
+    assert_eq!(loaded, state);
+    // Version 1: the same bytes of a one-bucket state without the bucket field (36..40).
+    let one = TrainState::new(16, 1, 4);
+    let bytes = std::fs::read(checkpoint::save(&dir, &one, 130.0).unwrap()).unwrap();
+    assert_eq!(bytes[36..40], 1u32.to_le_bytes());
+    let mut v1 = bytes[..36].to_vec();
+    v1[8..12].copy_from_slice(&1u32.to_le_bytes());
+    v1.extend_from_slice(&bytes[40..]);
+    let v1_path = dir.join("v1.ckpt");
+    std::fs::write(&v1_path, &v1).unwrap();
+    let old = checkpoint::load(&v1_path);
+    let mut three = bytes.clone();
+    three[36..40].copy_from_slice(&3u32.to_le_bytes());
+    let three_path = dir.join("three.ckpt");
+    std::fs::write(&three_path, &three).unwrap();
+    let refused = checkpoint::load(&three_path).map(|_| ());
+    std::fs::remove_dir_all(&dir).unwrap();
+    assert_eq!(old.unwrap(), (one, 130.0));
+    let e = refused.unwrap_err();
+    assert!(
+        e.contains("a net of 3 output buckets: the engine loads 1 or 8 (by piece count)"),
+        "{e}"
+    );
+}
+
 #[test]
 fn the_integer_forward_pass_is_the_float_one_on_the_rounded_weights() {
     let samples = sample_positions(20_000);
-    let state = train_in_pool(2, &samples, &config(32, 4, 2048, 0.01));
-    let bytes = QuantisedNet::from_float(&state.net).to_bytes().unwrap();
-    let q = QuantisedNet::from_bytes(&bytes).unwrap();
-    let rounded = q.to_float();
-    let (mut worst, mut spread) = (0.0f32, 0.0f32);
-    for s in &samples[..2000] {
-        let float = rounded.forward(s) * SCALE;
-        let int = q.evaluate(s.stm_features(), s.nstm_features()) as f32;
-        // The integer pass truncates twice: `sum / QA` (under 400 / (QA·QB) = 0.025 cp) and
-        // the final division (under 1 cp); f32 adds a little.
-        worst = worst.max((float - int).abs());
-        spread += float.abs() / 2000.0;
+    let checked = positions_per_bucket(400);
+    for buckets in [1, OUTPUT_BUCKETS] {
+        let config = TrainConfig {
+            buckets,
+            ..config(32, 4, 2048, 0.01)
+        };
+        let state = train_in_pool(2, &samples, &config);
+        let bytes = QuantisedNet::from_float(&state.net).to_bytes().unwrap();
+        let q = QuantisedNet::from_bytes(&bytes).unwrap();
+        assert_eq!(q.buckets(), buckets);
+        let rounded = q.to_float();
+        let (mut worst, mut spread) = (0.0f32, 0.0f32);
+        for s in &checked {
+            let float = rounded.forward(s) * SCALE;
+            let int = q.evaluate(s.stm_features(), s.nstm_features()) as f32;
+            // The integer pass truncates twice: `sum / QA` (under 400 / (QA·QB) = 0.025 cp)
+            // and the final division (under 1 cp); f32 adds a little.
+            worst = worst.max((float - int).abs());
+            spread += float.abs() / checked.len() as f32;
+        }
+        assert!(
+            spread > 50.0,
+            "the trained net's evaluations are too small ({spread} cp on average) to test with"
+        );
+        assert!(worst < 1.05, "{buckets} buckets: worst {worst} cp");
     }
-    assert!(
-        spread > 50.0,
-        "the trained net's evaluations are too small ({spread} cp on average) to test with"
-    );
-    assert!(worst < 1.05, "worst {worst} cp");
+}
+
+/// The quantised bucketed net is the engine's: `QuantisedNet::evaluate` (the trainer's
+/// reference) and the engine's `Network::evaluate` give the same centipawns on the positions
+/// of every bucket, and a bucket's row is the one the float net trained.
+#[test]
+fn a_bucketed_net_evaluates_alike_in_the_trainer_and_the_engine() {
+    use crate::position::{read_fen, FenPolicy};
+    let samples = sample_positions(20_000);
+    let config = TrainConfig {
+        buckets: OUTPUT_BUCKETS,
+        ..config(32, 2, 2048, 0.01)
+    };
+    let state = train_in_pool(2, &samples, &config);
+    let q = quantised::quantise_centred(&state.net, &samples);
+    let engine = crate::eval::Network::from_bytes(&q.to_bytes().unwrap()).unwrap();
+    assert_eq!(engine.buckets(), OUTPUT_BUCKETS);
+    // 32, 30, 20, 14, 12, 7, 4 and 3 pieces: buckets 7, 7, 4, 3, 2, 1, 0, 0.
+    let fens = [
+        "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1",
+        "r1bq1rk1/pp2bppp/2n1pn2/3p4/2PP4/2N1PN2/PP3PPP/R2QKB1R w KQ - 0 8",
+        "r4rk1/pp3ppp/2n5/3p4/3P4/2N5/PP3PPP/R4RK1 b - - 0 20",
+        "r5k1/pp3ppp/8/8/8/8/PP3PPP/R5K1 w - - 0 30",
+        "6k1/pp3ppp/8/8/8/8/PP3PPP/6K1 b - - 0 30",
+        "8/5pk1/6p1/8/8/6P1/5PK1/3R4 w - - 0 40",
+        "8/8/4k3/8/2p5/8/3K4/8 b - - 0 50",
+        "4k3/8/8/8/8/8/8/R3K3 w - - 0 1",
+    ];
+    let mut buckets = Vec::new();
+    for fen in fens {
+        let pos = read_fen(fen, shakmaty::CastlingMode::Standard, FenPolicy::Strict).unwrap();
+        let s = Sample::new(&pos, 0, crate::datagen::GameResult::Draw);
+        buckets.push(state.net.bucket(&s));
+        let reference = q.evaluate(s.stm_features(), s.nstm_features());
+        assert_eq!(i64::from(engine.evaluate(&pos).0), reference, "{fen}");
+    }
+    assert_eq!(buckets, [7, 7, 4, 3, 2, 1, 0, 0]);
 }
 
 #[test]
@@ -248,32 +406,81 @@ fn the_quantised_net_evaluates_within_a_few_centipawns_of_the_float_net() {
 #[test]
 fn centring_moves_only_the_output_bias_and_takes_the_shared_rounding_offset_out() {
     let samples = sample_positions(20_000);
-    let mut state = train_in_pool(2, &samples, &config(32, 4, 2048, 0.01));
-    // A net whose W2 all round the same way, as a shared offset does: each weight sits a
-    // third of a step above a multiple of 1/64, so rounding takes it down.
-    for w in state.net.w2_mut() {
+    let state = train_in_pool(2, &samples, &config(32, 4, 2048, 0.01));
+    assert_centring_removes_the_offset(&rounding_down(&state.net), &samples);
+}
+
+/// Centring a net of 8 output buckets moves each bucket's `b2` by its own positions' offset:
+/// on the calibration positions of every bucket the offset is gone.
+#[test]
+fn centring_moves_each_buckets_bias_by_its_own_offset() {
+    let samples = sample_positions(20_000);
+    let config = TrainConfig {
+        buckets: OUTPUT_BUCKETS,
+        ..config(32, 4, 2048, 0.01)
+    };
+    let net = rounding_down(&train_in_pool(2, &samples, &config).net);
+    assert_centring_removes_the_offset(&net, &samples);
+    let (plain, centred) = (
+        QuantisedNet::from_float(&net),
+        quantised::quantise_centred(&net, &samples[..10_000]),
+    );
+    let mut centred_buckets = 0;
+    for bucket in 0..OUTPUT_BUCKETS {
+        let own: Vec<Sample> = samples[..10_000]
+            .iter()
+            .filter(|s| net.bucket(s) == bucket)
+            .copied()
+            .collect();
+        if own.len() < 200 {
+            continue;
+        }
+        centred_buckets += 1;
+        let before = quantised::rounding_error(&net, &plain, &own);
+        let after = quantised::rounding_error(&net, &centred, &own);
+        assert!(before.mean > 3.0, "bucket {bucket}: {before:?}");
+        assert!(after.mean.abs() < 1.0, "bucket {bucket}: {after:?}");
+    }
+    assert!(
+        centred_buckets >= 3,
+        "{centred_buckets} buckets with positions"
+    );
+}
+
+/// `net` with every `W2` a third of a step above a multiple of 1/64, so that rounding takes
+/// each down: the shared offset centring removes.
+fn rounding_down(net: &Net) -> Net {
+    let mut net = net.clone();
+    for w in net.w2_mut() {
         *w = (*w * 64.0).floor() / 64.0 + 1.0 / 192.0;
     }
+    net
+}
+
+/// `net` (its `W2` set to round down, as a shared offset does), centred on half of `samples`:
+/// only the `b2`s move, and the shared offset is gone on the calibration positions and mostly
+/// on the others.
+fn assert_centring_removes_the_offset(net: &Net, samples: &[Sample]) {
     let (calibration, held_out) = samples.split_at(10_000);
-    let plain = QuantisedNet::from_float(&state.net);
-    let centred = quantised::quantise_centred(&state.net, calibration);
+    let plain = QuantisedNet::from_float(net);
+    let centred = quantised::quantise_centred(net, calibration);
     assert_eq!(
         (&centred.w1, &centred.b1, &centred.w2),
         (&plain.w1, &plain.b1, &plain.w2)
     );
-    let before = quantised::rounding_error(&state.net, &plain, &held_out[..2000]);
-    let after = quantised::rounding_error(&state.net, &centred, &held_out[..2000]);
+    let before = quantised::rounding_error(net, &plain, &held_out[..2000]);
+    let after = quantised::rounding_error(net, &centred, &held_out[..2000]);
     assert!(before.mean > 3.0, "the offset to remove: {before:?}");
     // On the positions it was measured on, the offset is gone (to the truncation of the
     // integer pass); on others, what varies with how many neurons a position lights is left.
-    let on_calibration = quantised::rounding_error(&state.net, &centred, calibration);
+    let on_calibration = quantised::rounding_error(net, &centred, calibration);
     assert!(on_calibration.mean.abs() < 1.0, "{on_calibration:?}");
     assert!(
         after.mean.abs() < before.mean / 4.0,
         "{before:?} -> {after:?}"
     );
     assert!(after.mean_abs < before.mean_abs, "{before:?} -> {after:?}");
-    assert_eq!(quantised::quantise_centred(&state.net, &[]), plain);
+    assert_eq!(quantised::quantise_centred(net, &[]), plain);
 }
 
 #[test]
@@ -288,9 +495,92 @@ fn k_is_fitted_to_where_the_scores_predict_the_results_best() {
 
 #[test]
 fn the_learning_rate_falls_along_a_cosine_to_a_tenth() {
-    assert_eq!(learning_rate(0.001, 0, 100), 0.001);
-    assert!((learning_rate(0.001, 50, 100) - 0.00055).abs() < 1e-12);
-    assert!((learning_rate(0.001, 100, 100) - 0.0001).abs() < 1e-12);
+    let share = config(16, 1, 1, 0.001).final_lr_share();
+    assert_eq!(learning_rate(0.001, share, 0, 100), 0.001);
+    assert!((learning_rate(0.001, share, 50, 100) - 0.00055).abs() < 1e-12);
+    assert!((learning_rate(0.001, share, 100, 100) - 0.0001).abs() < 1e-12);
+}
+
+/// Without `--lr-end` the schedule is the one every net before the flag was trained on, bit
+/// for bit: `lr · (0.1 + 0.9 · cosine)` as it was written then.
+#[test]
+fn without_lr_end_the_schedule_is_the_old_one_bit_for_bit() {
+    for lr in [0.001, 0.003, 0.0007] {
+        let share = config(16, 1, 1, lr).final_lr_share();
+        let total = 95_920;
+        for step in (0..=total).step_by(7) {
+            let progress = (step as f64 / total as f64).min(1.0);
+            let cosine = 0.5 * (1.0 + (std::f64::consts::PI * progress).cos());
+            let old = lr * (0.1 + (1.0 - 0.1) * cosine);
+            assert_eq!(
+                learning_rate(lr, share, step, total).to_bits(),
+                old.to_bits(),
+                "lr {lr}, step {step}"
+            );
+        }
+    }
+}
+
+/// `--lr-end` is where the cosine ends: the rate after the last step is it, and the last
+/// step's own (the epoch report's) is within `sin²(π / (2·total))` of the fall above it.
+#[test]
+fn the_learning_rate_falls_to_lr_end_by_the_last_step() {
+    let samples = sample_positions(3000);
+    let config = TrainConfig {
+        lr_end: Some(2e-6),
+        ..config(16, 2, 300, 0.002)
+    };
+    let total = steps_per_epoch(samples.len(), config.batch) * 2;
+    let share = config.final_lr_share();
+    let end = learning_rate(config.lr, share, total, total);
+    assert!((end - 2e-6).abs() <= 1e-15 * 2e-6, "{end}");
+    assert!(learning_rate(config.lr, share, total / 2, total) > 0.0009);
+    let mut state = TrainState::new(16, 1, config.seed);
+    train_epoch(&mut state, &samples, &[], &config, |_| {});
+    let last = train_epoch(&mut state, &samples, &[], &config, |_| {});
+    assert_eq!(state.step, total);
+    let slack = (config.lr - 2e-6) * (std::f64::consts::PI / (2 * total) as f64).sin().powi(2);
+    assert!(
+        last.lr >= 2e-6 && last.lr - 2e-6 <= slack * (1.0 + 1e-9),
+        "the last step's rate {} against --lr-end 2e-6 (slack {slack})",
+        last.lr
+    );
+}
+
+/// `--lambda-end`: λ is `--lambda` in the first epoch and `--lambda-end` in the last, in equal
+/// steps between, and the epoch is trained on it: an epoch of the rising run is the same epoch
+/// trained with λ flat at that epoch's value. Without it, λ is flat.
+#[test]
+fn lambda_rises_from_the_first_epoch_to_the_last_and_each_epoch_trains_on_its_own() {
+    let rising = TrainConfig {
+        lambda_end: Some(0.9),
+        ..config(16, 5, 1000, 0.01)
+    };
+    let lambdas: Vec<f64> = (0..5).map(|e| rising.target_at(e).lambda).collect();
+    for (got, want) in lambdas.iter().zip([0.4, 0.525, 0.65, 0.775, 0.9]) {
+        assert!((got - want).abs() < 1e-12, "{lambdas:?}");
+    }
+    let flat = config(16, 5, 1000, 0.01);
+    assert!((0..5).all(|e| flat.target_at(e) == TARGET));
+    let samples = sample_positions(2000);
+    let mut state = TrainState::new(16, 1, rising.seed);
+    let reports: Vec<EpochReport> = (0..3)
+        .map(|_| train_epoch(&mut state, &samples, &[], &rising, |_| {}))
+        .collect();
+    assert_eq!(reports[0].lambda, lambdas[0]);
+    assert_eq!(reports[2].lambda, lambdas[2]);
+    // The third epoch again, from the state after the second, with λ flat at its value.
+    let mut again = TrainState::new(16, 1, rising.seed);
+    for _ in 0..2 {
+        train_epoch(&mut again, &samples, &[], &rising, |_| {});
+    }
+    let at_third = TrainConfig {
+        target: rising.target_at(2),
+        lambda_end: None,
+        ..rising
+    };
+    train_epoch(&mut again, &samples, &[], &at_third, |_| {});
+    assert_eq!(again, state);
 }
 
 #[test]

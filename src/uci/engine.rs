@@ -227,7 +227,7 @@ impl Engine {
             Ok(n) => n,
             Err(e) => return send_error(&format!("EvalFile: {e}; keeping the current net")),
         };
-        let description = format!("768x{} net {:016x}", network.hidden(), network.hash());
+        let description = format!("{} {:016x}", network.describe(), network.hash());
         let set = self.lock_searcher().set_network(Arc::clone(&network));
         match set {
             Ok(()) => {
@@ -438,8 +438,8 @@ impl Engine {
                 let side = net.evaluate(pos);
                 let white = if pos.turn().is_white() { side } else { -side };
                 send(&format!(
-                    "Net evaluation (768x{} net {:016x}): {} cp (White side), {} cp (side to move){}",
-                    net.hidden(),
+                    "Net evaluation ({} {:016x}): {} cp (White side), {} cp (side to move){}",
+                    net.describe(),
                     net.hash(),
                     white.0,
                     side.0,

@@ -2,8 +2,13 @@
 //! (`crate::train`) writes them through it, so the two cannot drift apart, and a change of the
 //! format (a new version, another shape) is made here and nowhere else. It owns the inputs
 //! (the feature index), the quantisation, the header, the hash, the widths a net may have, the
-//! size of a file, the range check and the reading and writing of the bytes; the layout is in
-//! docs/nets.md.
+//! size of a file, the output buckets, the range check and the reading and writing of the
+//! bytes; the layout is in docs/nets.md.
+//!
+//! **Output buckets.** A net has one output layer (`W2`, `b2`) per bucket, and a position is
+//! evaluated by the row of its bucket, chosen by how many pieces are on the board ([`bucket`]):
+//! 1 bucket (every net before version 2) or 8. Version 1 files, which have no bucket field,
+//! are read as nets of one bucket; every file written is version 2.
 //!
 //! **One rule for both directions.** [`read`] refuses a file for the first thing wrong with it,
 //! saying what; [`write()`] refuses, with the same words, any net [`read`] would refuse, so every
@@ -27,7 +32,11 @@ pub const SCALE: i32 = 400;
 /// The file's header size and its first bytes.
 pub const HEADER_BYTES: usize = 64;
 pub const MAGIC: &[u8; 8] = b"CUTOFFNN";
-pub const VERSION: u32 = 1;
+/// The version written: 2, with the output bucket count in bytes 36..40.
+pub const VERSION: u32 = 2;
+/// The version before output buckets (bytes 36..56 reserved, zero): read as one bucket, so the
+/// nets written before (the built-in one among them) load and evaluate as they did.
+pub const VERSION_ONE_BUCKET: u32 = 1;
 /// Activation code of SCReLU in the header.
 pub const SCRELU: u32 = 1;
 /// Where the payload's hash sits in the header: the bytes before it are checked one by one,
@@ -41,6 +50,30 @@ pub const MAX_HIDDEN: usize = 1024;
 pub const HIDDEN_STEP: usize = 16;
 /// The widths a net may have, in words, for errors and usage messages.
 pub const HIDDEN_RULE: &str = "a multiple of 16 from 16 to 1024";
+
+/// The output buckets of a bucketed net: one per four pieces on the board, from 2 to 32.
+pub const OUTPUT_BUCKETS: usize = 8;
+/// The bucket counts a net may have, in words, for errors and usage messages.
+pub const BUCKET_RULE: &str = "1 or 8 (by piece count)";
+
+/// The output bucket of a position with `pieces` on the board (kings included) in a net of
+/// `buckets` (1 or 8): `(pieces − 2) / 4`, so 2-5 pieces use bucket 0 and 30-32 bucket 7 (the
+/// split akimbo and others use), and a net of one bucket always uses 0. The engine and the
+/// trainer both choose the row through this function.
+#[inline]
+pub fn bucket(pieces: u32, buckets: usize) -> usize {
+    ((pieces.saturating_sub(2) / 4) as usize).min(buckets - 1)
+}
+
+/// Whether a net may have `buckets` output buckets: [`BUCKET_RULE`].
+pub fn check_buckets(buckets: usize) -> Result<(), String> {
+    if buckets != 1 && buckets != OUTPUT_BUCKETS {
+        return Err(format!(
+            "{buckets} output buckets: the engine loads {BUCKET_RULE}"
+        ));
+    }
+    Ok(())
+}
 
 /// The most pieces a position of standard chess has: the most features active at once in one
 /// perspective, which bounds how far an accumulator can move from its bias.
@@ -105,41 +138,67 @@ fn shape_error(inputs: usize, hidden: usize) -> String {
     )
 }
 
-/// The file size of a 768 → `hidden` net.
-pub fn file_bytes(hidden: usize) -> usize {
-    HEADER_BYTES + 2 * INPUTS * hidden + 2 * hidden + 4 * hidden + 4
+/// What a net file's header promises: its width and its output buckets.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Shape {
+    pub hidden: usize,
+    pub buckets: usize,
 }
 
-/// The header's u32 fields after the magic, in order from byte 8, for a `hidden`-wide net.
-fn fields(hidden: usize) -> [(&'static str, u32); 7] {
-    [
-        ("version", VERSION),
+/// The file size of a 768 → `hidden` net with `buckets` output buckets: the header, `W1`,
+/// `b1`, then per bucket `2·hidden` output weights (i16) and a bias (i32).
+pub fn file_bytes(hidden: usize, buckets: usize) -> usize {
+    HEADER_BYTES + 2 * INPUTS * hidden + 2 * hidden + buckets * (4 * hidden + 4)
+}
+
+impl Shape {
+    pub fn file_bytes(&self) -> usize {
+        file_bytes(self.hidden, self.buckets)
+    }
+}
+
+/// The header's u32 fields after the magic, in order from byte 8, of a file of `version` for
+/// `shape`: version 1 has no bucket field (its bytes are reserved, zero).
+fn fields(version: u32, shape: Shape) -> Vec<(&'static str, u32)> {
+    let mut fields = vec![
+        ("version", version),
         ("inputs", INPUTS as u32),
-        ("hidden", hidden as u32),
+        ("hidden", shape.hidden as u32),
         ("activation", SCRELU),
         ("QA", QA as u32),
         ("QB", QB as u32),
         ("scale", SCALE as u32),
-    ]
+    ];
+    if version >= VERSION {
+        fields.push(("output buckets", shape.buckets as u32));
+    }
+    fields
 }
 
-/// The header this format writes for a `hidden`-wide net whose payload hashes to `hash`: the
-/// magic, the fields, zeros up to the hash, the hash.
-fn header(hidden: usize, hash: u64) -> [u8; HEADER_BYTES] {
+/// The header of a `version` file for `shape` whose payload hashes to `hash`: the magic, the
+/// fields, zeros up to the hash, the hash.
+fn header(version: u32, shape: Shape, hash: u64) -> [u8; HEADER_BYTES] {
     let mut out = [0u8; HEADER_BYTES];
     out[..8].copy_from_slice(MAGIC);
-    for (i, (_, value)) in fields(hidden).into_iter().enumerate() {
+    for (i, (_, value)) in fields(version, shape).into_iter().enumerate() {
         out[8 + 4 * i..12 + 4 * i].copy_from_slice(&value.to_le_bytes());
     }
     out[HASH_AT..].copy_from_slice(&hash.to_le_bytes());
     out
 }
 
-/// What header byte `at` (before the hash) holds, for errors.
-fn byte_name(at: usize) -> &'static str {
+/// What header byte `at` (before the hash) of a `version` file holds, for errors.
+fn byte_name(version: u32, at: usize) -> &'static str {
+    let fields = fields(
+        version,
+        Shape {
+            hidden: 0,
+            buckets: 0,
+        },
+    );
     match at {
         0..8 => "magic",
-        _ if at < 8 + 4 * fields(0).len() => fields(0)[(at - 8) / 4].0,
+        _ if at < 8 + 4 * fields.len() => fields[(at - 8) / 4].0,
         _ => "reserved, zero",
     }
 }
@@ -148,46 +207,55 @@ fn u32_at(bytes: &[u8], at: usize) -> u32 {
     u32::from_le_bytes(bytes[at..at + 4].try_into().expect("four bytes"))
 }
 
-/// The hidden width a net file's header promises, every header byte before the hash checked:
-/// the magic, the version, the shape (768 inputs, [`HIDDEN_RULE`]), the quantisation, then
-/// each byte against the header this format writes (so the reserved bytes must be zero).
-/// `bytes` may be the header alone (a loader reads it first to bound the rest).
-pub fn read_header(bytes: &[u8]) -> Result<usize, String> {
+/// The shape a net file's header promises, every header byte before the hash checked: the
+/// magic, the version (2, or 1 read as one bucket), the shape (768 inputs, [`HIDDEN_RULE`],
+/// [`BUCKET_RULE`]), the quantisation, then each byte against the header this format writes
+/// for that version (so the reserved bytes must be zero). `bytes` may be the header alone (a
+/// loader reads it first to bound the rest).
+pub fn read_header(bytes: &[u8]) -> Result<Shape, String> {
     if bytes.len() < HEADER_BYTES || &bytes[..8] != MAGIC {
         return Err("not a Cutoff net file (no CUTOFFNN header)".into());
     }
     let field = |at: usize| u32_at(bytes, at);
-    if field(8) != VERSION {
+    let version = field(8);
+    if version != VERSION && version != VERSION_ONE_BUCKET {
         return Err(format!(
-            "net file version {} (this build reads {VERSION})",
-            field(8)
+            "net file version {version} (this build reads {VERSION_ONE_BUCKET} and {VERSION})"
         ));
     }
     let hidden = field(16) as usize;
     if field(12) as usize != INPUTS || check_hidden(hidden).is_err() {
         return Err(shape_error(field(12) as usize, hidden));
     }
+    let buckets = if version == VERSION_ONE_BUCKET {
+        1
+    } else {
+        field(36) as usize
+    };
+    check_buckets(buckets)?;
+    let shape = Shape { hidden, buckets };
     let quantisation = [field(20), field(24), field(28), field(32)];
     if quantisation != [SCRELU, QA as u32, QB as u32, SCALE as u32] {
         return Err(format!(
             "unsupported activation or quantisation {quantisation:?}"
         ));
     }
-    let want = header(hidden, 0);
+    let want = header(version, shape, 0);
     if let Some(at) = (0..HASH_AT).find(|&at| bytes[at] != want[at]) {
         return Err(format!(
             "header byte {at} ({}) is {}, the format's is {}",
-            byte_name(at),
+            byte_name(version, at),
             bytes[at],
             want[at]
         ));
     }
-    Ok(hidden)
+    Ok(shape)
 }
 
 /// Checks that no sum the engine computes can wrap, for any position of standard chess: each
 /// accumulator (`b1` plus at most 32 feature rows, in i16), each product `c · w2` (in i16) and
-/// each perspective's sum of `c · w2 · c` (in i32). Within these bounds the engine's integer
+/// each perspective's sum of `c · w2 · c` (in i32), in every bucket (`w2` is the buckets' rows
+/// one after another, `2·hidden` each). Within these bounds the engine's integer
 /// pass is exact and equals the trainer's reference (`QuantisedNet::evaluate`: i32
 /// accumulators, i64 sum); a net outside them is refused rather than evaluated as garbage.
 pub fn check_range(hidden: usize, w1: &[i16], b1: &[i16], w2: &[i16]) -> Result<(), String> {
@@ -218,29 +286,33 @@ pub fn check_range(hidden: usize, w1: &[i16], b1: &[i16], w2: &[i16]) -> Result<
             ));
         }
     }
-    for (half, weights) in w2.chunks(hidden).enumerate() {
+    for (i, weights) in w2.chunks(hidden).enumerate() {
         let bound: i64 = weights
             .iter()
             .map(|&w| i64::from(w).abs() * i64::from(QA * QA))
             .sum();
         if bound > i64::from(i32::MAX) {
             return Err(format!(
-                "output half {half} can sum to {bound}, beyond the engine's 32-bit sum"
+                "bucket {}'s output half {} can sum to {bound}, beyond the engine's 32-bit sum",
+                i / 2,
+                i % 2
             ));
         }
     }
     Ok(())
 }
 
-/// A net's integer weights, borrowed: what [`write()`] takes. The width is `b1.len()`.
+/// A net's integer weights, borrowed: what [`write()`] takes. The width is `b1.len()`, the
+/// output buckets `b2.len()`.
 #[derive(Clone, Copy, Debug)]
 pub struct Layers<'a> {
     /// Feature-major, `768 × N`.
     pub w1: &'a [i16],
     pub b1: &'a [i16],
-    /// `2N`, the side to move's half first.
+    /// Bucket-major: each bucket's `2N`, the side to move's half first.
     pub w2: &'a [i16],
-    pub b2: i32,
+    /// One per bucket.
+    pub b2: &'a [i32],
 }
 
 impl Layers<'_> {
@@ -248,17 +320,30 @@ impl Layers<'_> {
         self.b1.len()
     }
 
-    /// Everything [`read`] would refuse in a file of these weights: the width, the lengths of
-    /// the layers and the range check.
+    pub fn buckets(&self) -> usize {
+        self.b2.len()
+    }
+
+    pub fn shape(&self) -> Shape {
+        Shape {
+            hidden: self.hidden(),
+            buckets: self.buckets(),
+        }
+    }
+
+    /// Everything [`read`] would refuse in a file of these weights: the width, the bucket
+    /// count, the lengths of the layers and the range check.
     pub fn check(&self) -> Result<(), String> {
-        let hidden = self.hidden();
+        let (hidden, buckets) = (self.hidden(), self.buckets());
         check_hidden(hidden).map_err(|_| shape_error(INPUTS, hidden))?;
-        if self.w1.len() != INPUTS * hidden || self.w2.len() != 2 * hidden {
+        check_buckets(buckets)?;
+        if self.w1.len() != INPUTS * hidden || self.w2.len() != buckets * 2 * hidden {
             return Err(format!(
-                "layers of {}, {} and {} weights do not make a {INPUTS} -> {hidden} net",
+                "layers of {}, {}, {} and {} weights do not make a {INPUTS} -> {hidden} net of {buckets} output buckets",
                 self.w1.len(),
                 hidden,
-                self.w2.len()
+                self.w2.len(),
+                buckets
             ));
         }
         check_range(hidden, self.w1, self.b1, self.w2)
@@ -266,11 +351,13 @@ impl Layers<'_> {
 
     /// The payload: `W1`, `b1`, `W2` as i16, `b2` as i32, little-endian.
     fn payload(&self) -> Vec<u8> {
-        let mut out = Vec::with_capacity(file_bytes(self.hidden()) - HEADER_BYTES);
+        let mut out = Vec::with_capacity(self.shape().file_bytes() - HEADER_BYTES);
         for w in self.w1.iter().chain(self.b1).chain(self.w2) {
             out.extend_from_slice(&w.to_le_bytes());
         }
-        out.extend_from_slice(&self.b2.to_le_bytes());
+        for b in self.b2 {
+            out.extend_from_slice(&b.to_le_bytes());
+        }
         out
     }
 
@@ -280,12 +367,13 @@ impl Layers<'_> {
     }
 }
 
-/// The file bytes of `net`, or the reason [`read`] would refuse them (nothing is written).
+/// The file bytes of `net` (version [`VERSION`]), or the reason [`read`] would refuse them
+/// (nothing is written).
 pub fn write(net: Layers) -> Result<Vec<u8>, String> {
     net.check()?;
     let payload = net.payload();
     let mut out = Vec::with_capacity(HEADER_BYTES + payload.len());
-    out.extend_from_slice(&header(net.hidden(), fnv1a(&payload)));
+    out.extend_from_slice(&header(VERSION, net.shape(), fnv1a(&payload)));
     out.extend_from_slice(&payload);
     Ok(out)
 }
@@ -296,7 +384,7 @@ pub struct Weights {
     pub w1: Vec<i16>,
     pub b1: Vec<i16>,
     pub w2: Vec<i16>,
-    pub b2: i32,
+    pub b2: Vec<i32>,
     pub hash: u64,
 }
 
@@ -311,12 +399,14 @@ fn i16s(bytes: &[u8]) -> Vec<i16> {
 /// the hash of the payload, then that the engine's integer arithmetic cannot wrap on it
 /// ([`check_range`]). Any mismatch is an error that says what is wrong.
 pub fn read(bytes: &[u8]) -> Result<Weights, String> {
-    let hidden = read_header(bytes)?;
-    let expected = file_bytes(hidden);
+    let shape = read_header(bytes)?;
+    let Shape { hidden, buckets } = shape;
+    let expected = shape.file_bytes();
     if bytes.len() != expected {
         return Err(format!(
-            "net file of {} bytes, {expected} expected for a {INPUTS} -> {hidden} net (truncated?)",
-            bytes.len()
+            "net file of {} bytes, {expected} expected for a {INPUTS} -> {hidden} net of {buckets} output bucket{} (truncated?)",
+            bytes.len(),
+            if buckets == 1 { "" } else { "s" }
         ));
     }
     let payload = &bytes[HEADER_BYTES..];
@@ -329,14 +419,18 @@ pub fn read(bytes: &[u8]) -> Result<Weights, String> {
     }
     let (w1, rest) = payload.split_at(2 * INPUTS * hidden);
     let (b1, rest) = rest.split_at(2 * hidden);
-    let (w2, b2) = rest.split_at(4 * hidden);
+    let (w2, b2) = rest.split_at(buckets * 4 * hidden);
     let (w1, b1, w2) = (i16s(w1), i16s(b1), i16s(w2));
     check_range(hidden, &w1, &b1, &w2)?;
+    let b2 = b2
+        .chunks_exact(4)
+        .map(|c| i32::from_le_bytes([c[0], c[1], c[2], c[3]]))
+        .collect();
     Ok(Weights {
         w1,
         b1,
         w2,
-        b2: i32::from_le_bytes(b2.try_into().expect("four bytes")),
+        b2,
         hash,
     })
 }
@@ -346,12 +440,16 @@ impl Weights {
         self.b1.len()
     }
 
+    pub fn buckets(&self) -> usize {
+        self.b2.len()
+    }
+
     pub fn layers(&self) -> Layers<'_> {
         Layers {
             w1: &self.w1,
             b1: &self.b1,
             w2: &self.w2,
-            b2: self.b2,
+            b2: &self.b2,
         }
     }
 }

@@ -6,9 +6,10 @@
 //! the other) sees 768 features, one per (piece colour relative to it, role, square seen from
 //! its side); its accumulator is `b1 + Σ W1[f]` over its active features. The output is
 //! `Σ screlu(acc_stm)·W2[..N] + Σ screlu(acc_other)·W2[N..] + b2`, `screlu(x) = clamp(x, 0,
-//! 1)²`, times `SCALE` centipawns. Quantised: W1, b1 by `QA` (i16), W2 by `QB` (i16), b2 by
-//! `QA·QB` (i32); the integer result is `(Σ clamp(a, 0, QA)·w·clamp(a, 0, QA) / QA + b2) ·
-//! SCALE / (QA·QB)`.
+//! 1)²`, times `SCALE` centipawns, with the `W2` and `b2` of the position's output bucket (by
+//! its piece count, `format::bucket`; a net of one bucket has one of each). Quantised: W1, b1
+//! by `QA` (i16), W2 by `QB` (i16), b2 by `QA·QB` (i32); the integer result is
+//! `(Σ clamp(a, 0, QA)·w·clamp(a, 0, QA) / QA + b2) · SCALE / (QA·QB)`.
 //!
 //! What the engine computes, exactly: accumulators in i16; per term `(c·w2)·c` with the product
 //! `c·w2` in i16 and the term in i32; each perspective's sum in i32; the two sums, the division
@@ -42,21 +43,52 @@ use aligned::{is_aligned, Aligned};
 
 pub mod format;
 use format::Layers;
-pub use format::{file_bytes, fnv1a, HEADER_BYTES, INPUTS, MAGIC, QA, QB, SCALE, VERSION};
+pub use format::{
+    file_bytes, fnv1a, Shape, HEADER_BYTES, INPUTS, MAGIC, OUTPUT_BUCKETS, QA, QB, SCALE, VERSION,
+};
 
 /// A loaded network, shared by every search thread.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Network {
     hidden: usize,
+    /// Output buckets: 1 or [`OUTPUT_BUCKETS`].
+    buckets: usize,
     /// Feature-major: the `hidden` weights of feature 0, then of feature 1, ... (aligned, so
     /// that every row is: the kernels' loads are then never split).
     w1: Aligned,
     b1: Vec<i16>,
-    /// The side to move's `hidden` weights, then the other side's (aligned, as `w1`).
+    /// Per bucket, the side to move's `hidden` weights, then the other side's (aligned, as
+    /// `w1`; each bucket's row, `2·hidden` values, a multiple of 16, starts aligned too).
     w2: Aligned,
-    b2: i32,
+    /// One per bucket.
+    b2: Vec<i32>,
+    /// Per count of occupied squares (0 to 64, every count a bitboard can have, so that the
+    /// lookup needs no bounds check; a position of standard chess has 2 to 32), its bucket's
+    /// output row and bias: the bucket is worked out once per net here, so a node pays one
+    /// lookup for it (the same for a net of one bucket, whose every entry is row 0).
+    by_pieces: [Output; 65],
     /// The FNV-1a hash of the payload, which names the net.
     hash: u64,
+}
+
+/// Where a bucket's output weights start in `Network::w2`, and its bias.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+struct Output {
+    /// `2·hidden·bucket`, with `bucket < buckets`: the row `row..row + 2·hidden` lies inside
+    /// `w2`, which holds `buckets · 2·hidden` weights (`output` relies on it).
+    row: usize,
+    bias: i64,
+}
+
+/// [`Network::by_pieces`] of a net `hidden` wide with these biases, one per bucket.
+fn outputs(hidden: usize, b2: &[i32]) -> [Output; 65] {
+    std::array::from_fn(|pieces| {
+        let bucket = format::bucket(pieces as u32, b2.len());
+        Output {
+            row: 2 * hidden * bucket,
+            bias: i64::from(b2[bucket]),
+        }
+    })
 }
 
 impl Network {
@@ -66,7 +98,9 @@ impl Network {
     pub fn from_bytes(bytes: &[u8]) -> Result<Network, String> {
         let weights = format::read(bytes)?;
         Ok(Network {
+            by_pieces: outputs(weights.hidden(), &weights.b2),
             hidden: weights.hidden(),
+            buckets: weights.buckets(),
             w1: Aligned::from_slice(&weights.w1),
             b1: weights.b1,
             w2: Aligned::from_slice(&weights.w2),
@@ -86,7 +120,7 @@ impl Network {
         reader
             .read_to_end(&mut bytes)
             .map_err(|e| named(files::reason(&e)))?;
-        let expected = file_bytes(format::read_header(&bytes).map_err(named)?);
+        let expected = format::read_header(&bytes).map_err(named)?.file_bytes();
         if len != expected as u64 {
             return Err(named(format!(
                 "net file of {len} bytes, {expected} expected by its header (truncated?)"
@@ -106,7 +140,7 @@ impl Network {
             w1: &self.w1,
             b1: &self.b1,
             w2: &self.w2,
-            b2: self.b2,
+            b2: &self.b2,
         }
     }
 
@@ -117,21 +151,24 @@ impl Network {
         format::write(self.layers()).expect("a loaded net is one the format accepts")
     }
 
-    /// A network of the given weights (tests, and tools that build one); panics on weights
-    /// the format would refuse (a width it does not take, sums that could wrap).
-    pub fn from_weights(w1: Vec<i16>, b1: Vec<i16>, w2: Vec<i16>, b2: i32) -> Network {
+    /// A network of the given weights (tests, and tools that build one), of `b2.len()` output
+    /// buckets (`w2` holding each bucket's `2·hidden` in turn); panics on weights the format
+    /// would refuse (a width or bucket count it does not take, sums that could wrap).
+    pub fn from_weights(w1: Vec<i16>, b1: Vec<i16>, w2: Vec<i16>, b2: Vec<i32>) -> Network {
         let layers = Layers {
             w1: &w1,
             b1: &b1,
             w2: &w2,
-            b2,
+            b2: &b2,
         };
         if let Err(e) = layers.check() {
             panic!("Network::from_weights: {e}");
         }
         let hash = layers.hash();
         Network {
+            by_pieces: outputs(b1.len(), &b2),
             hidden: b1.len(),
+            buckets: b2.len(),
             w1: Aligned::from_slice(&w1),
             b1,
             w2: Aligned::from_slice(&w2),
@@ -142,6 +179,20 @@ impl Network {
 
     pub fn hidden(&self) -> usize {
         self.hidden
+    }
+
+    /// Output buckets: 1, or [`OUTPUT_BUCKETS`] by piece count.
+    pub fn buckets(&self) -> usize {
+        self.buckets
+    }
+
+    /// The net's shape in words, for the lines that say which net is loaded: `768x256 net`,
+    /// or `768x256 net (8 output buckets)`.
+    pub fn describe(&self) -> String {
+        match self.buckets {
+            1 => format!("{INPUTS}x{} net", self.hidden),
+            b => format!("{INPUTS}x{} net ({b} output buckets)", self.hidden),
+        }
     }
 
     /// The FNV-1a hash of the weights, printed to say which net is loaded.
@@ -158,7 +209,7 @@ impl Network {
     pub fn evaluate(&self, pos: &Chess) -> Score {
         let mut acc = Aligned::zeroed(2 * self.hidden);
         self.refresh(pos.board(), &mut acc);
-        self.output(&acc, pos.turn())
+        self.output(&acc, pos)
     }
 
     /// Both perspectives' accumulators of `board`, White's first.
@@ -173,20 +224,28 @@ impl Network {
         }
     }
 
-    /// The output for `turn` to move from both accumulators (White's first), in centipawns.
-    fn output(&self, acc: &[i16], turn: Color) -> Score {
-        let (white, black) = acc.split_at(self.hidden);
-        let (us, them) = match turn {
+    /// The output of `pos` from both its accumulators (White's first), in centipawns: for its
+    /// side to move, through its bucket's row (by its piece count).
+    #[inline]
+    fn output(&self, acc: &[i16], pos: &Chess) -> Score {
+        let n = self.hidden;
+        let (white, black) = acc.split_at(n);
+        let (us, them) = match pos.turn() {
             Color::White => (white, black),
             Color::Black => (black, white),
         };
-        let (w_us, w_them) = self.w2.split_at(self.hidden);
+        let out = self.by_pieces[pos.board().occupied().count()];
+        // SAFETY: every entry of `by_pieces` was made by `outputs` from this net's width and
+        // biases: `row` is `2·n·bucket` with `bucket < buckets` (`format::bucket`), and `w2`
+        // holds `buckets · 2·n` weights (the format refuses any other length before a
+        // `Network` is made), so `row + 2·n <= w2.len()`.
+        let row = unsafe { self.w2.get_unchecked(out.row..out.row + 2 * n) };
+        let (w_us, w_them) = row.split_at(n);
         // Each perspective's sum fits i32 (`format::check_range`); their sum, the bias and the scale
         // are taken in i64 as the trainer's reference pass does, then kept below the bands of
         // proven results.
         let sum = i64::from(screlu_dot(us, w_us)) + i64::from(screlu_dot(them, w_them));
-        let value =
-            (sum / i64::from(QA) + i64::from(self.b2)) * i64::from(SCALE) / i64::from(QA * QB);
+        let value = (sum / i64::from(QA) + out.bias) * i64::from(SCALE) / i64::from(QA * QB);
         let limit = i64::from(Score::TB_WIN_BOUND.0 - 1);
         Score(value.clamp(-limit, limit) as i32)
     }
@@ -495,10 +554,11 @@ impl Accumulators {
             .refresh(pos.board(), &mut self.stack[ply * n..(ply + 1) * n]);
     }
 
-    /// The value of the position at `ply` for `turn` to move.
+    /// The value of `pos`, the position at `ply`, for its side to move (its piece count picks
+    /// the output bucket).
     #[inline]
-    pub fn evaluate(&self, ply: Ply, turn: Color) -> Score {
-        self.net.output(self.pair(ply), turn)
+    pub fn evaluate(&self, ply: Ply, pos: &Chess) -> Score {
+        self.net.output(self.pair(ply), pos)
     }
 
     /// The accumulators at `ply + 1` after a null move at `ply`: the same pieces.

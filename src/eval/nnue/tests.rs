@@ -2,15 +2,23 @@ use super::*;
 use crate::position::pos;
 use crate::rng::Rng;
 use shakmaty::CastlingMode;
+use shakmaty::Position;
 
-/// A network of seeded random weights in the ranges a trained one has.
+/// A network of seeded random weights in the ranges a trained one has, of one output bucket.
 pub(crate) fn random_network(hidden: usize, seed: u64) -> Network {
+    random_bucketed_network(hidden, 1, seed)
+}
+
+/// A network of seeded random weights with `buckets` output buckets, each its own random row
+/// and bias (one bucket draws what [`random_network`] drew before buckets).
+pub(crate) fn random_bucketed_network(hidden: usize, buckets: usize, seed: u64) -> Network {
     let mut rng = Rng::new(seed);
     let mut draw = |lo: i32, hi: i32| (lo + rng.below((hi - lo + 1) as usize) as i32) as i16;
     let w1 = (0..INPUTS * hidden).map(|_| draw(-60, 60)).collect();
     let b1 = (0..hidden).map(|_| draw(-20, 120)).collect();
-    let w2 = (0..2 * hidden).map(|_| draw(-126, 126)).collect();
-    Network::from_weights(w1, b1, w2, i32::from(draw(-3000, 3000)))
+    let w2 = (0..buckets * 2 * hidden).map(|_| draw(-126, 126)).collect();
+    let b2 = (0..buckets).map(|_| i32::from(draw(-3000, 3000))).collect();
+    Network::from_weights(w1, b1, w2, b2)
 }
 
 const FENS: [&str; 6] = [
@@ -24,6 +32,13 @@ const FENS: [&str; 6] = [
 
 #[test]
 fn a_net_file_round_trips_and_damage_is_refused_with_a_reason() {
+    let bucketed = random_bucketed_network(32, 8, 1);
+    let bytes = bucketed.to_bytes();
+    assert_eq!(
+        bytes.len(),
+        HEADER_BYTES + 2 * 768 * 32 + 2 * 32 + 8 * (4 * 32 + 4)
+    );
+    assert_eq!(Network::from_bytes(&bytes).unwrap(), bucketed);
     let net = random_network(32, 1);
     let bytes = net.to_bytes();
     assert_eq!(
@@ -137,7 +152,7 @@ fn incremental_accumulators_equal_fresh_ones_at_every_node() {
             let fen = shakmaty::fen::Fen::from_position(p, shakmaty::EnPassantMode::Legal);
             panic!("the accumulators of {fen} differ from fresh ones");
         }
-        assert_eq!(acc.evaluate(ply, p.turn()), net.evaluate(p));
+        assert_eq!(acc.evaluate(ply, p), net.evaluate(p));
         if depth == 0 {
             return 1;
         }
@@ -154,8 +169,12 @@ fn incremental_accumulators_equal_fresh_ones_at_every_node() {
         }
         nodes
     }
-    for (hidden, depth, least) in [(32, 3, 100_000), (BUILT_IN_HIDDEN, 2, 4_000)] {
-        let net = Arc::new(random_network(hidden, 2));
+    for (hidden, buckets, depth, least) in [
+        (32, 1, 3, 100_000),
+        (32, OUTPUT_BUCKETS, 2, 4_000),
+        (BUILT_IN_HIDDEN, OUTPUT_BUCKETS, 2, 4_000),
+    ] {
+        let net = Arc::new(random_bucketed_network(hidden, buckets, 2));
         let mut acc = Accumulators::new(Arc::clone(&net));
         let mut visited = 0;
         for fen in FENS {
@@ -181,16 +200,88 @@ fn a_colour_flipped_position_evaluates_the_same() {
     }
 }
 
-/// The built-in net reads: every header byte, checksum and size hold, and it writes back as
-/// the same bytes.
+/// The built-in net (a version 1 file) reads as a net of one bucket: every header byte,
+/// checksum and size hold, and it writes back as the version 2 file of the same payload (so
+/// the same hash and weights), which reads back as the same net.
 #[test]
 fn the_built_in_net_loads() {
     let net = Network::embedded().expect("the embedded net must load");
-    assert_eq!(net.hidden(), 256);
+    assert_eq!((net.hidden(), net.buckets()), (256, 1));
     assert_eq!(net.hash(), 0xe71b_f14a_f9e1_dcac);
-    // The one format writes the built-in net's bytes back exactly: its header is the format's.
+    assert_eq!(u32::from_le_bytes(EMBEDDED[8..12].try_into().unwrap()), 1);
+    let written = net.to_bytes();
     assert!(
-        net.to_bytes() == EMBEDDED,
-        "the built-in net's bytes changed"
+        written[HEADER_BYTES..] == EMBEDDED[HEADER_BYTES..],
+        "the built-in net's payload changed"
     );
+    // The header differs in the version (1 -> 2) and the bucket count (reserved 0 -> 1) only.
+    let changed: Vec<(usize, u8, u8)> = (0..HEADER_BYTES)
+        .filter(|&i| written[i] != EMBEDDED[i])
+        .map(|i| (i, EMBEDDED[i], written[i]))
+        .collect();
+    assert_eq!(changed, [(8, 1, 2), (36, 0, 1)]);
+    assert_eq!(Network::from_bytes(&written).unwrap(), *net);
+}
+
+/// Positions spread over every piece count, from a seeded game that captures whenever it can.
+fn positions_of_every_size() -> Vec<Chess> {
+    let mut rng = Rng::new(53);
+    let mut out = Vec::new();
+    for _ in 0..40 {
+        let mut p = Chess::default();
+        for _ in 0..300 {
+            let moves = p.legal_moves();
+            if moves.is_empty() {
+                break;
+            }
+            let captures: Vec<_> = moves.iter().filter(|m| m.is_capture()).collect();
+            let m = if !captures.is_empty() && rng.below(3) > 0 {
+                *captures[rng.below(captures.len())]
+            } else {
+                moves[rng.below(moves.len())]
+            };
+            p.play_unchecked(m);
+            out.push(p.clone());
+        }
+    }
+    out
+}
+
+/// A bucketed net evaluates each position through its bucket's row and bias: its value is the
+/// value of the one-bucket net made of that bucket's `W2` and `b2`, for positions of every
+/// piece count (bucket `(pieces − 2) / 4`), and the buckets' values differ.
+#[test]
+fn a_bucketed_net_evaluates_each_position_through_its_buckets_output() {
+    let hidden = 32;
+    let net = random_bucketed_network(hidden, OUTPUT_BUCKETS, 8);
+    let weights = format::read(&net.to_bytes()).unwrap();
+    let row = |b: usize| {
+        let (w2, b2) = (&weights.w2, &weights.b2);
+        Network::from_weights(
+            weights.w1.clone(),
+            weights.b1.clone(),
+            w2[2 * hidden * b..2 * hidden * (b + 1)].to_vec(),
+            vec![b2[b]],
+        )
+    };
+    let singles: Vec<Network> = (0..OUTPUT_BUCKETS).map(row).collect();
+    let mut seen = [0usize; OUTPUT_BUCKETS];
+    let mut differs = 0;
+    for p in positions_of_every_size() {
+        let pieces = p.board().occupied().count();
+        let bucket = (pieces - 2) / 4;
+        assert_eq!(format::bucket(pieces as u32, OUTPUT_BUCKETS), bucket);
+        seen[bucket] += 1;
+        assert_eq!(
+            net.evaluate(&p),
+            singles[bucket].evaluate(&p),
+            "{pieces} pieces"
+        );
+        differs += usize::from(singles[bucket].evaluate(&p) != singles[0].evaluate(&p));
+    }
+    assert!(
+        seen.iter().all(|&n| n > 0),
+        "positions per bucket: {seen:?}"
+    );
+    assert!(differs > seen[1..].iter().sum::<usize>() / 2, "{differs}");
 }
