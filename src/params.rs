@@ -160,8 +160,6 @@ tunables! {
     /// Margin above beta, in centipawns.
     probcut_margin: i32 = 200, 50..=500, step 20;
 
-    // Internal iterative reduction.
-    /// Shallowest node searched one ply shallower for lack of a table move.
     // SEE pruning: at depth `see_pruning_max_depth` or less, a quiet move that loses more than
     // `see_quiet_margin * depth` by static exchange, or a capture that loses more than
     // `see_noisy_margin * depth`, is skipped (akimbo 0.7's margins as the start).
@@ -172,6 +170,8 @@ tunables! {
     /// Centipawns per ply a capture may lose by exchange.
     see_noisy_margin: i32 = 90, 10..=300, step 10;
 
+    // Internal iterative reduction.
+    /// Shallowest node searched one ply shallower for lack of a table move.
     iir_min_depth: i32 = 4, 2..=10, step 1;
 
     // History: a quiet move that cuts at `depth` earns `history_bonus_scale * depth * depth`

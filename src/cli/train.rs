@@ -105,14 +105,22 @@ pub struct Args {
 /// `--hidden`: a width the engine loads ([`format::check_hidden`]), so that no run can end
 /// with a net the engine refuses for its shape.
 fn net_width(value: &str) -> Result<usize, String> {
-    let hidden: usize = value.parse().map_err(|_| {
-        format!(
-            "not a number of neurons; the engine loads {}",
-            format::HIDDEN_RULE
-        )
-    })?;
-    format::check_hidden(hidden)?;
-    Ok(hidden)
+    count_the_engine_loads(value, "neurons", format::HIDDEN_RULE, format::check_hidden)
+}
+
+/// A count of `what` that the engine loads: a number, then the format's own `check`, whose
+/// reason is the loader's (`rule` says in words what it takes).
+fn count_the_engine_loads(
+    value: &str,
+    what: &str,
+    rule: &str,
+    check: fn(usize) -> Result<(), String>,
+) -> Result<usize, String> {
+    let count: usize = value
+        .parse()
+        .map_err(|_| format!("not a number of {what}; the engine loads {rule}"))?;
+    check(count)?;
+    Ok(count)
 }
 
 /// `--lr-end`: a finite number above 0.
@@ -126,14 +134,7 @@ fn positive(value: &str) -> Result<f64, String> {
 
 /// `--output-buckets`: a count the engine loads ([`format::check_buckets`]).
 fn output_buckets(value: &str) -> Result<usize, String> {
-    let buckets: usize = value.parse().map_err(|_| {
-        format!(
-            "not a number of buckets; the engine loads {}",
-            format::BUCKET_RULE
-        )
-    })?;
-    format::check_buckets(buckets)?;
-    Ok(buckets)
+    count_the_engine_loads(value, "buckets", format::BUCKET_RULE, format::check_buckets)
 }
 
 impl Args {

@@ -373,7 +373,7 @@ impl Worker<'_> {
             let history = self.quiet_history(side, &m, quiet, &continuation);
             // Step 9b (package): history pruning; 9c (+71.2 ± 20.3): SEE pruning.
             if (prunable && self.prunes_by_history(&node, history))
-                || self.prunes_by_see(pos, &node, &m, quiet, best)
+                || self.prunes_by_see(pos, &node, &m, (quiet, picker.gave_winning_capture()), best)
             {
                 continue;
             }

@@ -188,18 +188,20 @@ impl Worker<'_> {
     /// Step 9c: whether a move is skipped for what it loses by static exchange near the
     /// leaves: a quiet move that puts a piece where it is lost, a capture that loses more
     /// than it takes. Never before a move has kept us off a mate (`best`), so a node always
-    /// searches one move.
+    /// searches one move; never for a capture the picker already found not losing
+    /// (`known_good`), which no negative threshold would prune.
     #[inline]
     pub(super) fn prunes_by_see(
         &self,
         pos: &Chess,
         node: &Node,
         m: &Move,
-        quiet: bool,
+        (quiet, known_good): (bool, bool),
         best: Score,
     ) -> bool {
         let depth = node.depth;
         if !self.steps.see_pruning
+            || known_good
             || depth > see_pruning_max_depth()
             || best <= -Score::TB_WIN_BOUND
         {

@@ -202,6 +202,14 @@ impl<'a> StagedPicker<'a> {
         self.handed_out
     }
 
+    /// Whether the move just handed out is a capture that already showed, by static exchange,
+    /// that it loses nothing (the good-capture stage with SEE ordering): a SEE test with a
+    /// threshold at or below 0 would pass, so step 9c need not run it again.
+    #[inline]
+    pub fn gave_winning_capture(&self) -> bool {
+        self.stage == Stage::GoodCaptures && self.see_ordering
+    }
+
     /// Step 9's shortcut, for a search whose late-move or futility pruning now holds for every
     /// quiet move left at this node but those for which `kept` holds (those giving check):
     /// when none of the quiet stage's remaining moves is kept, the stage ends here, its moves

@@ -361,7 +361,6 @@ fn the_integer_forward_pass_is_the_float_one_on_the_rounded_weights() {
 /// of every bucket, and a bucket's row is the one the float net trained.
 #[test]
 fn a_bucketed_net_evaluates_alike_in_the_trainer_and_the_engine() {
-    use crate::position::{read_fen, FenPolicy};
     let samples = sample_positions(20_000);
     let config = TrainConfig {
         buckets: OUTPUT_BUCKETS,
@@ -384,7 +383,7 @@ fn a_bucketed_net_evaluates_alike_in_the_trainer_and_the_engine() {
     ];
     let mut buckets = Vec::new();
     for fen in fens {
-        let pos = read_fen(fen, shakmaty::CastlingMode::Standard, FenPolicy::Strict).unwrap();
+        let pos = crate::position::pos(fen);
         let s = Sample::new(&pos, 0, crate::datagen::GameResult::Draw);
         buckets.push(state.net.bucket(&s));
         let reference = q.evaluate(s.stm_features(), s.nstm_features());

@@ -51,8 +51,6 @@ pub use format::{
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Network {
     hidden: usize,
-    /// Output buckets: 1 or [`OUTPUT_BUCKETS`].
-    buckets: usize,
     /// Feature-major: the `hidden` weights of feature 0, then of feature 1, ... (aligned, so
     /// that every row is: the kernels' loads are then never split).
     w1: Aligned,
@@ -60,7 +58,7 @@ pub struct Network {
     /// Per bucket, the side to move's `hidden` weights, then the other side's (aligned, as
     /// `w1`; each bucket's row, `2·hidden` values, a multiple of 16, starts aligned too).
     w2: Aligned,
-    /// One per bucket.
+    /// One per bucket: their count is the net's bucket count.
     b2: Vec<i32>,
     /// Per count of occupied squares (0 to 64, every count a bitboard can have, so that the
     /// lookup needs no bounds check; a position of standard chess has 2 to 32), its bucket's
@@ -100,7 +98,6 @@ impl Network {
         Ok(Network {
             by_pieces: outputs(weights.hidden(), &weights.b2),
             hidden: weights.hidden(),
-            buckets: weights.buckets(),
             w1: Aligned::from_slice(&weights.w1),
             b1: weights.b1,
             w2: Aligned::from_slice(&weights.w2),
@@ -168,7 +165,6 @@ impl Network {
         Network {
             by_pieces: outputs(b1.len(), &b2),
             hidden: b1.len(),
-            buckets: b2.len(),
             w1: Aligned::from_slice(&w1),
             b1,
             w2: Aligned::from_slice(&w2),
@@ -183,13 +179,13 @@ impl Network {
 
     /// Output buckets: 1, or [`OUTPUT_BUCKETS`] by piece count.
     pub fn buckets(&self) -> usize {
-        self.buckets
+        self.b2.len()
     }
 
     /// The net's shape in words, for the lines that say which net is loaded: `768x256 net`,
     /// or `768x256 net (8 output buckets)`.
     pub fn describe(&self) -> String {
-        match self.buckets {
+        match self.buckets() {
             1 => format!("{INPUTS}x{} net", self.hidden),
             b => format!("{INPUTS}x{} net ({b} output buckets)", self.hidden),
         }
