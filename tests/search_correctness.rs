@@ -244,6 +244,7 @@ fn one_switch_flipped() -> Vec<(&'static str, Steps)> {
         aspiration_windows,
         continuation_history,
         capture_history,
+        threat_history,
         improving,
         history_pruning,
         see_pruning,

@@ -60,6 +60,9 @@ pub struct Steps {
     /// Step 8c (package): captures are also ordered by their own history (by piece, square
     /// and victim), in the main search and in quiescence.
     pub capture_history: bool,
+    /// Step 8d (+29.2 ± 13.1, 1548 games): the quiet (butterfly) history is also keyed by
+    /// whether the opponent attacks the move's from- and to-square (threat-aware history).
+    pub threat_history: bool,
     /// Step 9 (+108.9 ± 35.3, 290 games): futility and late-move pruning of quiet moves.
     pub futility_and_late_move_pruning: bool,
     /// Step 9b (package; alone −25.7, H0, kept with the package it passed in): quiet moves
@@ -110,6 +113,7 @@ impl Default for Steps {
             see_ordering: true,
             continuation_history: true,
             capture_history: true,
+            threat_history: true,
             futility_and_late_move_pruning: true,
             history_pruning: true,
             see_pruning: true,

@@ -3,7 +3,7 @@
 //! the keys the picker (`staged`) sorts by, and the buffer it works in.
 
 use arrayvec::ArrayVec;
-use shakmaty::{Chess, Color, Move, MoveList, Position, Role};
+use shakmaty::{Bitboard, Chess, Color, Move, MoveList, Position, Role};
 
 use super::see::see_at_least;
 use super::tables::history::{Continuation, History};
@@ -67,6 +67,8 @@ pub struct Heuristics<'a> {
     /// Captures are ordered by capture history as well as MVV-LVA.
     pub capture_history: bool,
     pub see_ordering: bool,
+    /// The squares the opponent attacks, which key the quiet history (empty when off).
+    pub threats: Bitboard,
 }
 
 /// The main search's sort key: the table's move, then captures and promotions good by SEE,
@@ -81,7 +83,7 @@ pub(super) fn main_search_key<'h>(
     let side = pos.turn();
     let history = ordering.history;
     let capture_history = ordering.capture_history.then_some(history);
-    let continuation = ordering.continuation;
+    let (continuation, threats) = (ordering.continuation, ordering.threats);
     move |m: &Move| {
         if tt_move.matches(*m) {
             ORDER_TT_MOVE
@@ -97,7 +99,7 @@ pub(super) fn main_search_key<'h>(
         } else if killers[1] == Some(*m) {
             ORDER_SECOND_KILLER
         } else {
-            history.quiet_score(side, m, continuation.as_ref())
+            history.quiet_score(side, m, threats, continuation.as_ref())
         }
     }
 }

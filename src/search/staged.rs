@@ -19,7 +19,7 @@
 //! captures in the same order, leaving out those that do not win its threshold by exchange.
 
 use arrayvec::ArrayVec;
-use shakmaty::{Chess, Move, MoveList, Position};
+use shakmaty::{Bitboard, Chess, Move, MoveList, Position};
 
 use super::ordering::{
     capture_key, first_highest, main_search_key, mvv_lva, Heuristics, MoveBuffer,
@@ -102,6 +102,8 @@ pub struct StagedPicker<'a> {
     capture_history: bool,
     /// The main search defers the captures that lose material by exchange.
     see_ordering: bool,
+    /// The squares the opponent attacks, keying the quiet history (empty when off).
+    threats: Bitboard,
     /// Probcut's: the least a capture must win by static exchange to be handed out.
     see_threshold: i32,
 }
@@ -124,6 +126,7 @@ impl<'a> StagedPicker<'a> {
         picker.continuation = ordering.continuation;
         picker.capture_history = ordering.capture_history;
         picker.see_ordering = ordering.see_ordering;
+        picker.threats = ordering.threats;
         if in_check {
             *picker.moves = pos.legal_moves();
             let key = main_search_key(pos, tt_move, killers, ordering);
@@ -190,6 +193,7 @@ impl<'a> StagedPicker<'a> {
             continuation: None,
             capture_history: false,
             see_ordering: false,
+            threats: Bitboard::EMPTY,
             see_threshold: 0,
         }
     }
@@ -407,7 +411,7 @@ impl<'a> StagedPicker<'a> {
                 continue;
             }
             self.keys
-                .push(history.quiet_score(side, &m, continuation.as_ref()));
+                .push(history.quiet_score(side, &m, self.threats, continuation.as_ref()));
             at += 1;
         }
         self.next = self.captures_end;
@@ -447,6 +451,7 @@ mod tests {
             continuation: None,
             capture_history: false,
             see_ordering: true,
+            threats: Bitboard::EMPTY,
         }
     }
 

@@ -59,6 +59,10 @@ pub(super) struct Frame {
     pub moved: Option<PieceTo>,
     /// The move a singular-extension search of this node leaves out.
     pub excluded: Option<shakmaty::Move>,
+    /// The squares the opponent attacks (empty unless threat history is on), set as the
+    /// node's moves are ordered: its quiet history is keyed by them, when read and when
+    /// taught.
+    pub threats: shakmaty::Bitboard,
 }
 
 impl Default for Frame {
@@ -68,6 +72,7 @@ impl Default for Frame {
             killers: Killers::default(),
             moved: None,
             excluded: None,
+            threats: shakmaty::Bitboard::EMPTY,
         }
     }
 }

@@ -1,7 +1,7 @@
 //! The history tables: what the search learnt about moves, kept from one search to the next
 //! (butterfly, continuation and capture histories), and the keys they are indexed by.
 
-use shakmaty::{Color, Move, Role};
+use shakmaty::{Bitboard, Color, Move, Role};
 
 use super::correction::CorrectionHistory;
 use crate::params::*;
@@ -48,12 +48,26 @@ fn gravity(entry: &mut i16, bonus: i32) {
     *entry = (e + bonus - e * bonus.abs() / HISTORY_MAX) as i16;
 }
 
+/// A quiet move's butterfly slot: its side, whether the opponent attacks its from- and its
+/// to-square (`threats`; empty when threat history is off), and the squares themselves.
+type Butterfly = [[[[[i32; 64]; 64]; 2]; 2]; 2];
+
+/// The butterfly table's index of a quiet move from square `from` to `to` (indices below
+/// 64), with the opponent attacking `threats`: leaving an attacked square and stepping onto
+/// one are different moves (akimbo's threat-aware history).
+#[inline]
+fn threat_index(threats: Bitboard, from: usize, to: usize) -> (usize, usize) {
+    let attacked = |sq: usize| usize::from(threats.0 >> (sq & 63) & 1 == 1);
+    (attacked(from), attacked(to))
+}
+
 /// What the search learnt about moves, kept from one search to the next: how often a quiet
-/// move (by side, from- and to-square) caused cutoffs (the butterfly history), the same after
+/// move (by side, from- and to-square, and whether the opponent attacks either) caused
+/// cutoffs (the butterfly history), the same after
 /// each of the two moves before it (continuation history), and how often a capture (by piece,
 /// square and victim) did (capture history). Every value ages by gravity.
 pub struct History {
-    quiet: Box<[[[i32; 64]; 64]; 2]>,
+    quiet: Box<Butterfly>,
     /// Indexed by the earlier move's [`PieceTo`], then this move's.
     continuation: Box<[[i16; PIECE_TO]]>,
     /// Indexed by the capture's [`PieceTo`], then the victim's role (0: none, a promotion).
@@ -66,7 +80,7 @@ impl Default for History {
     fn default() -> Self {
         // Built on the heap: the continuation table (1.2 MB) would not fit a test thread's stack.
         History {
-            quiet: Box::new([[[0; 64]; 64]; 2]),
+            quiet: Box::new([[[[[0; 64]; 64]; 2]; 2]; 2]),
             continuation: vec![[0; PIECE_TO]; PIECE_TO].into_boxed_slice(),
             capture: vec![[0; 7]; PIECE_TO].into_boxed_slice(),
             correction: CorrectionHistory::default(),
@@ -76,22 +90,22 @@ impl Default for History {
 
 impl History {
     #[inline]
-    fn slot(&mut self, side: Color, m: &Move) -> &mut i32 {
-        let from = m.from().map_or(0, usize::from);
-        &mut self.quiet[side as usize][from][usize::from(m.to())]
+    fn slot(&mut self, side: Color, m: &Move, threats: Bitboard) -> &mut i32 {
+        let (from, to) = (m.from().map_or(0, usize::from), usize::from(m.to()));
+        let (from_attacked, to_attacked) = threat_index(threats, from, to);
+        &mut self.quiet[side as usize][from_attacked][to_attacked][from][to]
     }
 
-    /// The butterfly history of a quiet move.
+    /// A quiet move's ordering score: its butterfly history with the opponent attacking
+    /// `threats`, plus, with `continuation`, its history after each of the moves that led here.
     #[inline]
-    pub fn get(&self, side: Color, m: &Move) -> i32 {
-        let from = m.from().map_or(0, usize::from);
-        self.quiet[side as usize][from][usize::from(m.to())]
-    }
-
-    /// A quiet move's ordering score: its butterfly history plus, with `continuation`, its
-    /// history after each of the moves that led here.
-    #[inline]
-    pub fn quiet_score(&self, side: Color, m: &Move, context: Option<&Continuation>) -> i32 {
+    pub fn quiet_score(
+        &self,
+        side: Color,
+        m: &Move,
+        threats: Bitboard,
+        context: Option<&Continuation>,
+    ) -> i32 {
         // One match on the move for all three tables (shakmaty's accessors each match again).
         let (role, from, to) = match *m {
             Move::Normal { role, from, to, .. } => (role, usize::from(from), usize::from(to)),
@@ -102,7 +116,8 @@ impl History {
             ),
         };
         // Squares are below 64: the masks let the compiler drop the bounds checks.
-        let mut score = self.quiet[side as usize][from & 63][to & 63];
+        let (from_attacked, to_attacked) = threat_index(threats, from, to);
+        let mut score = self.quiet[side as usize][from_attacked][to_attacked][from & 63][to & 63];
         if let Some(&Continuation([previous, before])) = context {
             // The two entries read one by one (a loop over them cost a third of the call).
             let piece_to = PieceTo::new(side, role, to & 63).index();
@@ -122,11 +137,12 @@ impl History {
         i32::from(self.capture[PieceTo::of(side, m).index()][victim_index(m)])
     }
 
-    /// Rewards (positive `bonus`) or punishes a move; the "gravity" term keeps values within
-    /// `HISTORY_MAX` and lets old knowledge fade.
-    pub fn update(&mut self, side: Color, m: &Move, bonus: i32) {
+    /// Rewards (positive `bonus`) or punishes a quiet move made with the opponent attacking
+    /// `threats`; the "gravity" term keeps values within `HISTORY_MAX` and lets old
+    /// knowledge fade.
+    pub fn update(&mut self, side: Color, m: &Move, threats: Bitboard, bonus: i32) {
         let bonus = bonus.clamp(-HISTORY_MAX, HISTORY_MAX);
-        let h = self.slot(side, m);
+        let h = self.slot(side, m, threats);
         *h += bonus - *h * bonus.abs() / HISTORY_MAX;
     }
 
@@ -158,7 +174,7 @@ impl History {
     }
 
     pub fn clear(&mut self) {
-        *self.quiet = [[[0; 64]; 64]; 2];
+        *self.quiet = [[[[[0; 64]; 64]; 2]; 2]; 2];
         self.continuation.fill([0; PIECE_TO]);
         self.capture.fill([0; 7]);
         self.correction.clear();
@@ -171,5 +187,39 @@ fn victim_index(m: &Move) -> usize {
     match m {
         Move::EnPassant { .. } => Role::Pawn as usize,
         _ => m.capture().map_or(0, |r| r as usize),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use shakmaty::Square;
+
+    /// The same quiet move is learnt apart by whether the opponent attacks its from- or its
+    /// to-square: a cutoff with its target attacked teaches nothing about it unattacked.
+    #[test]
+    fn quiet_history_keeps_attacked_and_safe_squares_apart() {
+        let m = Move::Normal {
+            role: Role::Knight,
+            from: Square::G1,
+            capture: None,
+            to: Square::F3,
+            promotion: None,
+        };
+        let mut h = History::default();
+        let none = Bitboard::EMPTY;
+        let onto = Bitboard::from_square(Square::F3);
+        let off = Bitboard::from_square(Square::G1);
+        h.update(Color::White, &m, onto, 500);
+        assert!(h.quiet_score(Color::White, &m, onto, None) > 0);
+        for other in [none, off, onto | off] {
+            assert_eq!(h.quiet_score(Color::White, &m, other, None), 0, "{other:?}");
+        }
+        // Squares other than the move's own do not change its slot.
+        let elsewhere = onto | Bitboard::from_square(Square::A8);
+        assert_eq!(
+            h.quiet_score(Color::White, &m, elsewhere, None),
+            h.quiet_score(Color::White, &m, onto, None)
+        );
     }
 }
