@@ -2,8 +2,22 @@
 //! that leaves an attacked square, or steps onto one, is judged apart from the same move
 //! elsewhere).
 
-use shakmaty::attacks::{bishop_attacks, king_attacks, knight_attacks, pawn_attacks, rook_attacks};
-use shakmaty::{Bitboard, Board, Color};
+use shakmaty::attacks::{bishop_attacks, king_attacks, knight_attacks, rook_attacks};
+use shakmaty::{Bitboard, Board, Color, File};
+
+/// The squares `color`'s `pawns` attack, all at once (two shifts, the edge files masked): what
+/// the classical evaluation's pawn terms and [`attacked_by`] both read.
+#[inline]
+pub fn pawns_attack(color: Color, pawns: Bitboard) -> Bitboard {
+    const FILE_A: u64 = Bitboard::from_file(File::A).0;
+    const FILE_H: u64 = Bitboard::from_file(File::H).0;
+    let b = pawns.0;
+    Bitboard(if color.is_white() {
+        ((b << 7) & !FILE_H) | ((b << 9) & !FILE_A)
+    } else {
+        ((b >> 9) & !FILE_H) | ((b >> 7) & !FILE_A)
+    })
+}
 
 /// Every square a piece of `side` attacks on `board` (sliders stopped by any piece), whether
 /// or not a piece of either colour stands there.
@@ -11,10 +25,7 @@ use shakmaty::{Bitboard, Board, Color};
 pub fn attacked_by(board: &Board, side: Color) -> Bitboard {
     let ours = board.by_color(side);
     let occupied = board.occupied();
-    let mut attacked = Bitboard::EMPTY;
-    for sq in board.pawns() & ours {
-        attacked |= pawn_attacks(side, sq);
-    }
+    let mut attacked = pawns_attack(side, board.pawns() & ours);
     for sq in board.knights() & ours {
         attacked |= knight_attacks(sq);
     }

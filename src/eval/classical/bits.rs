@@ -1,7 +1,7 @@
 //! Bitboard helpers the evaluation needs beyond shakmaty's (fills, spans, pawn attack sets),
 //! on raw `u64`s: a1 = bit 0, h8 = bit 63.
 
-use shakmaty::Color;
+use shakmaty::{Bitboard, Color};
 
 pub const FILE_A: u64 = 0x0101_0101_0101_0101;
 pub const FILE_H: u64 = FILE_A << 7;
@@ -54,14 +54,10 @@ pub fn front_span(color: Color, b: u64) -> u64 {
     }
 }
 
-/// The squares `color`'s pawns on `b` attack.
+/// The squares `color`'s pawns on `b` attack (the board's own set-wise rule, on raw bits).
 #[inline]
 pub fn pawn_attacks(color: Color, b: u64) -> u64 {
-    if color.is_white() {
-        ((b << 7) & !FILE_H) | ((b << 9) & !FILE_A)
-    } else {
-        ((b >> 9) & !FILE_H) | ((b >> 7) & !FILE_A)
-    }
+    crate::position::pawns_attack(color, Bitboard(b)).0
 }
 
 /// Rank 0 (own back rank) to 7, seen from `color`'s side.

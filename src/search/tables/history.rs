@@ -63,9 +63,9 @@ fn threat_index(threats: Bitboard, from: usize, to: usize) -> (usize, usize) {
 
 /// What the search learnt about moves, kept from one search to the next: how often a quiet
 /// move (by side, from- and to-square, and whether the opponent attacks either) caused
-/// cutoffs (the butterfly history), the same after
-/// each of the two moves before it (continuation history), and how often a capture (by piece,
-/// square and victim) did (capture history). Every value ages by gravity.
+/// cutoffs (the butterfly history), the same after each of the two moves before it
+/// (continuation history), and how often a capture (by piece, square and victim) did (capture
+/// history). Every value ages by gravity.
 pub struct History {
     quiet: Box<Butterfly>,
     /// Indexed by the earlier move's [`PieceTo`], then this move's.
