@@ -662,9 +662,13 @@ fn go_movetime_returns_on_time() {
     let mut e = Engine::started();
     for fen in [STARTPOS, KIWIPETE] {
         let (_, r) = search_fen(&mut e, fen, "go movetime 200");
-        // Move Overhead (20 ms) is the engine's margin for answering inside the 200 ms.
+        // Move Overhead (20 ms) is the engine's margin for answering inside the 200 ms, and
+        // `move_overhead_is_subtracted_from_movetime` holds it to that. Here the bound is the
+        // GUI's: an answer at most 50 ms late, room for the engine's thread to wait for a CPU
+        // on a busy machine (at 200 ms it failed once beside two game streams on two cores),
+        // while an engine that finishes its iteration (or never stops) is far later.
         let t = engine_time(&r, 200);
-        assert!(t <= ms(200), "`go movetime 200` searched {t:?}");
+        assert!(t <= ms(250), "`go movetime 200` searched {t:?}");
     }
 }
 
