@@ -1,10 +1,13 @@
 //! The search through the library API: mates, draws, material, and the transposition table.
 
 use std::sync::Arc;
+use std::time::Duration;
 
 use cutoff::eval::EvaluatorKind;
 use cutoff::position::Game;
-use cutoff::search::{Limits, Searcher, Settings, Steps, TtPolicy};
+use cutoff::search::{
+    Control, IterationInfo, Limits, Reporter, Searcher, Settings, Steps, TtPolicy,
+};
 use cutoff::types::Score;
 use shakmaty::{CastlingMode, Position};
 
@@ -324,4 +327,79 @@ fn the_plain_search_value_does_not_depend_on_ordering_or_windows() {
             assert_eq!(a.score, b.score, "{fen} depth {depth}");
         }
     }
+}
+
+/// Panics once the search reports `depth`: a fault inside the search, made from the outside.
+struct FailingAt {
+    depth: i32,
+}
+
+impl Reporter for FailingAt {
+    fn iteration(&mut self, info: &IterationInfo<'_>) {
+        if info.depth >= self.depth {
+            panic!("a fault at depth {}", info.depth);
+        }
+    }
+}
+
+#[test]
+fn a_search_that_panics_answers_with_the_last_move_it_reported() {
+    // Rd8# is found at depth 1; the search fails at depth 3.
+    let g = game("6k1/5ppp/8/8/8/8/5PPP/3R2K1 w - - 0 1");
+    let out = Searcher::new(1).search(
+        &g,
+        &Limits::depth(6),
+        &Control::default(),
+        &mut FailingAt { depth: 3 },
+    );
+    let failure = out.failure.expect("the failure is reported");
+    assert!(failure.contains("a fault at depth 3"), "{failure}");
+    assert_eq!(out.best_move.map(|m| g.uci(m)).as_deref(), Some("d1d8"));
+    assert_eq!(out.score.mate_moves(), Some(1));
+}
+
+#[test]
+fn a_search_that_panics_before_any_report_answers_a_legal_move_and_the_next_search_runs() {
+    let g = game("6k1/5ppp/8/8/8/8/5PPP/3R2K1 w - - 0 1");
+    let mut searcher = Searcher::new(1);
+    searcher.set_threads(2).unwrap();
+    let out = searcher.search(
+        &g,
+        &Limits::depth(6),
+        &Control::default(),
+        &mut FailingAt { depth: 1 },
+    );
+    assert!(out.failure.is_some());
+    let answer = out.best_move.expect("a move despite the failure");
+    assert!(g.root.legal_moves().contains(&answer));
+    // The helpers were stopped, so the next search starts them afresh and decides as usual.
+    let next = searcher.run(&g, &Limits::depth(6));
+    assert_eq!(next.failure, None);
+    assert!(next.stats.helper_failures.is_empty());
+    assert_eq!(next.best_move.map(|m| g.uci(m)).as_deref(), Some("d1d8"));
+}
+
+#[test]
+fn a_search_that_panics_stops_its_helpers() {
+    // A middlegame, so that a helper left running would not run out of depth by itself.
+    let g = game("r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1");
+    let mut searcher = Searcher::new(1);
+    searcher.set_threads(2).unwrap();
+    let out = searcher.search(
+        &g,
+        &Limits::depth(20),
+        &Control::default(),
+        &mut FailingAt { depth: 2 },
+    );
+    assert!(out.failure.is_some());
+    // Dropping the searcher joins its helper, which returns only once its search has stopped.
+    let (done, dropped) = std::sync::mpsc::channel();
+    std::thread::spawn(move || {
+        drop(searcher);
+        let _ = done.send(());
+    });
+    assert!(
+        dropped.recv_timeout(Duration::from_secs(30)).is_ok(),
+        "the helper searched on after the main thread failed"
+    );
 }

@@ -120,6 +120,9 @@ pub struct SearchOutcome {
     pub nodes: u64,
     pub elapsed: Duration,
     pub stats: Stats,
+    /// Why the main thread's search failed (a panic's message), when it did: the move is then
+    /// the last one it reported, or the first legal one.
+    pub failure: Option<String>,
 }
 
 impl SearchOutcome {
@@ -135,6 +138,7 @@ impl SearchOutcome {
             nodes: 0,
             elapsed: Duration::ZERO,
             stats: Stats::default(),
+            failure: None,
         }
     }
 

@@ -28,10 +28,11 @@ mod threads;
 pub mod time;
 mod worker;
 
+use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
-use shakmaty::Chess;
+use shakmaty::{Chess, Move, Position};
 
 use crate::eval::{EvaluatorKind, Network};
 use crate::position::{full_key, Game};
@@ -45,7 +46,7 @@ use root::{ponder_from_tt, root_keys, root_moves, RootSearch};
 use shared::Shared;
 pub use stats::Stats;
 use stop::StopPolicy;
-use threads::{HelperPool, Job};
+use threads::{panic_message, HelperPool, Job};
 use worker::{ThreadData, Worker, WorkerSetup};
 
 /// Owns everything that survives between searches: what the threads share (the
@@ -245,6 +246,11 @@ impl Searcher {
     /// Searches `game` under `limits`, reporting each iteration. Returns when a limit is
     /// reached or `control` is stopped; an infinite or pondering search that runs out of depth
     /// waits for `stop` (or `ponderhit`) before returning.
+    ///
+    /// A panic in the main thread's search does not leave the caller without a move (a GUI
+    /// waiting for `bestmove` would lose on time): it is caught, and the outcome carries the
+    /// panic's message in `failure` and the last move the search reported, else the first
+    /// legal one.
     pub fn search(
         &mut self,
         game: &Game,
@@ -253,6 +259,62 @@ impl Searcher {
         reporter: &mut dyn Reporter,
     ) -> SearchOutcome {
         let start = Instant::now();
+        let mut remembering = Remembering {
+            inner: reporter,
+            best: None,
+        };
+        let searched = catch_unwind(AssertUnwindSafe(|| {
+            self.search_unguarded(game, limits, control, &mut remembering, start)
+        }));
+        searched.unwrap_or_else(|panic| {
+            let failure = format!("the search failed: {}", panic_message(panic.as_ref()));
+            self.recover(game, limits, control, remembering.best, failure, start)
+        })
+    }
+
+    /// The outcome of a search whose main thread panicked: the helpers are stopped (only the
+    /// main thread would have stopped them) and the move is `reported`, the last one the search
+    /// reported, else the first legal one. The history is only an ordering hint and the
+    /// evaluator is set up afresh at the next root, so the next search starts from a sound state.
+    fn recover(
+        &mut self,
+        game: &Game,
+        limits: &Limits,
+        control: &Control,
+        reported: Option<(Move, Score)>,
+        failure: String,
+        start: Instant,
+    ) -> SearchOutcome {
+        let mut outcome = SearchOutcome::nothing_searched(Score::DRAW);
+        outcome.stats = self.helpers.stop();
+        let legal = root_moves(game, &limits.searchmoves);
+        let (best, score) = match reported {
+            Some((mv, score)) => (Some(mv), score),
+            None if game.root.is_checkmate() => (None, Score::mated_in(0)),
+            None => (legal.first().map(|rm| rm.mv), Score::DRAW),
+        };
+        outcome.best_move = best;
+        outcome.score = score;
+        outcome.failure = Some(failure);
+        // Still one answer per `go`, and not before a `go infinite` is told to stop.
+        let stop = StopPolicy::new(limits, self.settings.move_overhead, legal.len());
+        while stop.waits_for_stop(control, score) {
+            std::thread::sleep(Duration::from_millis(1));
+        }
+        outcome.nodes = outcome.stats.nodes;
+        outcome.elapsed = start.elapsed();
+        outcome
+    }
+
+    /// [`Searcher::search`] without its guard against a panic.
+    fn search_unguarded(
+        &mut self,
+        game: &Game,
+        limits: &Limits,
+        control: &Control,
+        reporter: &mut dyn Reporter,
+        start: Instant,
+    ) -> SearchOutcome {
         self.shared.tt.new_search();
         // A strength limit: a node budget (in the stop policy below), more lines to pick
         // among, one thread.
@@ -331,5 +393,21 @@ impl Searcher {
         outcome.nodes = outcome.stats.nodes;
         outcome.elapsed = start.elapsed();
         outcome
+    }
+}
+
+/// Passes the search's reports on and remembers the first line's move and score: what a
+/// search that fails part-way still has to answer with. Called once an iteration, not a node.
+struct Remembering<'r> {
+    inner: &'r mut dyn Reporter,
+    best: Option<(Move, Score)>,
+}
+
+impl Reporter for Remembering<'_> {
+    fn iteration(&mut self, info: &IterationInfo<'_>) {
+        if let (1, Some(&mv)) = (info.multipv, info.pv.first()) {
+            self.best = Some((mv, info.score));
+        }
+        self.inner.iteration(info);
     }
 }

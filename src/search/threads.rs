@@ -7,6 +7,7 @@
 //! no thread start-up. A pool of our own rather than rayon's: a helper's job runs for the whole
 //! search and must keep its history from one search to the next, which rayon's tasks cannot.
 
+use std::any::Any;
 use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::sync::mpsc::{self, Receiver, Sender};
 use std::sync::Arc;
@@ -221,17 +222,22 @@ fn helper_loop(
 /// nothing. Its history is then only a move ordering hint, safe to keep, and its evaluator is
 /// set up afresh at the next root.
 fn guarded(index: usize, search: impl FnOnce() -> Stats) -> Stats {
-    catch_unwind(AssertUnwindSafe(search)).unwrap_or_else(|panic| {
-        let message = panic
-            .downcast_ref::<&str>()
-            .map(|s| s.to_string())
-            .or_else(|| panic.downcast_ref::<String>().cloned())
-            .unwrap_or_else(|| "a panic without a message".to_string());
-        Stats {
-            helper_failures: vec![format!("helper thread {index} failed: {message}")],
-            ..Stats::default()
-        }
+    catch_unwind(AssertUnwindSafe(search)).unwrap_or_else(|panic| Stats {
+        helper_failures: vec![format!(
+            "helper thread {index} failed: {}",
+            panic_message(panic.as_ref())
+        )],
+        ..Stats::default()
     })
+}
+
+/// What a caught panic said: its message, if it carried one.
+pub(super) fn panic_message(panic: &(dyn Any + Send)) -> String {
+    panic
+        .downcast_ref::<&str>()
+        .map(|s| s.to_string())
+        .or_else(|| panic.downcast_ref::<String>().cloned())
+        .unwrap_or_else(|| "a panic without a message".to_string())
 }
 
 /// A helper thread's share of a search: iterative deepening over the main thread's root with

@@ -523,6 +523,11 @@ impl SearchTask {
         for failure in &outcome.stats.helper_failures {
             send_error(&format!("{failure}; the move is the main thread's"));
         }
+        if let Some(failure) = &outcome.failure {
+            send_error(&format!(
+                "{failure}; the move is the last one it reported, else the first legal one"
+            ));
+        }
         send(&format!(
             "info string {}",
             outcome.stats.summary(outcome.elapsed)
