@@ -38,10 +38,7 @@ pub fn save(dir: &Path, state: &TrainState, k: f64) -> Result<PathBuf, String> {
         out.extend_from_slice(&x.to_le_bytes());
     }
     let path = path_for(dir, state.epoch);
-    let tmp = path.with_extension("tmp");
-    std::fs::write(&tmp, &out)
-        .and_then(|()| std::fs::rename(&tmp, &path))
-        .map_err(|e| format!("cannot write {}: {e}", path.display()))?;
+    crate::files::write_whole(&path, &out).map_err(|e| format!("cannot write {e}"))?;
     Ok(path)
 }
 

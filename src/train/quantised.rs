@@ -208,8 +208,5 @@ pub fn write_net(path: &Path, q: &QuantisedNet) -> Result<(), String> {
         std::fs::create_dir_all(dir)
             .map_err(|e| format!("cannot create {}: {e}", dir.display()))?;
     }
-    let tmp = path.with_extension("tmp");
-    std::fs::write(&tmp, bytes)
-        .and_then(|()| std::fs::rename(&tmp, path))
-        .map_err(|e| format!("cannot write {}: {e}", path.display()))
+    crate::files::write_whole(path, &bytes).map_err(|e| format!("cannot write {e}"))
 }

@@ -645,3 +645,25 @@ fn the_avx512_and_avx2_copies_of_the_gradient_give_the_portable_bits() {
         }
     }
 }
+
+/// A net and a checkpoint are written through a temporary file of their own: a file beside them
+/// named as `with_extension("tmp")` would name it (`net.tmp`, `epoch-001.tmp`) is left alone.
+#[test]
+fn writing_a_net_or_a_checkpoint_leaves_a_file_named_like_a_temporary_one_alone() {
+    let dir = std::env::temp_dir().join(format!("cutoff-train-tmp-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let out = dir.join("net.nnue");
+    let ckpt = checkpoint::save(&dir, &TrainState::new(16, 1, 1), 130.0).unwrap();
+    let beside = [dir.join("net.tmp"), ckpt.with_extension("tmp")];
+    for path in &beside {
+        std::fs::write(path, b"keep").unwrap();
+    }
+    quantised::write_net(&out, &QuantisedNet::from_float(&Net::new(16, 1, 5))).unwrap();
+    let again = checkpoint::save(&dir, &TrainState::new(16, 1, 1), 130.0).unwrap();
+    assert_eq!(again, ckpt);
+    for path in &beside {
+        assert_eq!(std::fs::read(path).unwrap(), b"keep", "{}", path.display());
+    }
+    assert!(crate::eval::Network::load(&out).is_ok());
+    std::fs::remove_dir_all(&dir).unwrap();
+}
