@@ -151,6 +151,10 @@ tunables! {
     se_min_depth: i32 = 5, 4..=12, step 1;
     /// Margin per ply, in centipawns.
     se_margin: i32 = 2, 1..=8, step 1;
+    /// Centipawns further below the singular margin that make a double extension.
+    se_double_margin: i32 = 20, 0..=100, step 5;
+    /// Most double extensions on one path from the root.
+    se_double_max: i32 = 6, 1..=16, step 1;
 
     // Probcut: at depth `probcut_min_depth` or more, a capture that beats `beta +
     // probcut_margin` in quiescence and then in a search `PROBCUT_REDUCTION` plies shallower

@@ -255,6 +255,7 @@ fn one_switch_flipped() -> Vec<(&'static str, Steps)> {
         quiescence_tt,
         correction_history,
         singular_extensions,
+        double_extensions,
         probcut,
     ]
 }

@@ -380,7 +380,7 @@ impl Worker<'_> {
             if quiet {
                 quiets_searched += 1;
             }
-            // Step 10 (10a package, 10b off): extensions; singular only for a first table move.
+            // Step 10 (10a package, 10b off, 10c +8.0): extensions; singular: a first table move.
             let singular_candidate = tt_hit.filter(|_| is_tt_move);
             let extension =
                 match self.extension(pos, &node, singular_candidate, m, gives_check, beta) {
@@ -541,7 +541,13 @@ impl Worker<'_> {
         if self.stopped {
             return Singular::Extend(0);
         }
-        singular_verdict(score, singular_beta, hit.score, beta)
+        match singular_verdict(score, singular_beta, hit.score, beta) {
+            // Step 10c (+8.0 ± 5.5): a move far above its siblings, two plies.
+            Singular::Extend(1) if self.extends_twice(node, score, singular_beta) => {
+                Singular::Extend(2)
+            }
+            verdict => verdict,
+        }
     }
 
     /// Step 8 (SEE ordering: +167.7 ± 38.9, with quiescence SEE pruning): the moves in

@@ -63,6 +63,8 @@ pub(super) struct Frame {
     /// node's moves are ordered: its quiet history is keyed by them, when read and when
     /// taught.
     pub threats: shakmaty::Bitboard,
+    /// How many double extensions (step 10c) the path from the root to this node holds.
+    pub double_extensions: u8,
 }
 
 impl Default for Frame {
@@ -73,6 +75,7 @@ impl Default for Frame {
             moved: None,
             excluded: None,
             threats: shakmaty::Bitboard::EMPTY,
+            double_extensions: 0,
         }
     }
 }
