@@ -6,7 +6,7 @@ use std::time::Duration;
 use cutoff::eval::EvaluatorKind;
 use cutoff::position::Game;
 use cutoff::search::{
-    Control, IterationInfo, Limits, Reporter, Searcher, Settings, Steps, TtPolicy,
+    Control, IterationInfo, Limits, Reporter, SearchOutcome, Searcher, Settings, Steps, TtPolicy,
 };
 use cutoff::types::Score;
 use shakmaty::{CastlingMode, Position};
@@ -343,16 +343,30 @@ impl Reporter for FailingAt {
     }
 }
 
+/// A search of `fen` to `depth` on `threads` threads whose reporter panics at `fails_at`: the
+/// game, the searcher (for what comes after) and the outcome.
+fn failed_search(
+    fen: &str,
+    threads: usize,
+    depth: i32,
+    fails_at: i32,
+) -> (Game, Searcher, SearchOutcome) {
+    let g = game(fen);
+    let mut searcher = Searcher::new(1);
+    searcher.set_threads(threads).unwrap();
+    let out = searcher.search(
+        &g,
+        &Limits::depth(depth),
+        &Control::default(),
+        &mut FailingAt { depth: fails_at },
+    );
+    (g, searcher, out)
+}
+
 #[test]
 fn a_search_that_panics_answers_with_the_last_move_it_reported() {
     // Rd8# is found at depth 1; the search fails at depth 3.
-    let g = game("6k1/5ppp/8/8/8/8/5PPP/3R2K1 w - - 0 1");
-    let out = Searcher::new(1).search(
-        &g,
-        &Limits::depth(6),
-        &Control::default(),
-        &mut FailingAt { depth: 3 },
-    );
+    let (g, _, out) = failed_search("6k1/5ppp/8/8/8/8/5PPP/3R2K1 w - - 0 1", 1, 6, 3);
     let failure = out.failure.expect("the failure is reported");
     assert!(failure.contains("a fault at depth 3"), "{failure}");
     assert_eq!(out.best_move.map(|m| g.uci(m)).as_deref(), Some("d1d8"));
@@ -361,19 +375,11 @@ fn a_search_that_panics_answers_with_the_last_move_it_reported() {
 
 #[test]
 fn a_search_that_panics_before_any_report_answers_a_legal_move_and_the_next_search_runs() {
-    let g = game("6k1/5ppp/8/8/8/8/5PPP/3R2K1 w - - 0 1");
-    let mut searcher = Searcher::new(1);
-    searcher.set_threads(2).unwrap();
-    let out = searcher.search(
-        &g,
-        &Limits::depth(6),
-        &Control::default(),
-        &mut FailingAt { depth: 1 },
-    );
+    let (g, mut searcher, out) = failed_search("6k1/5ppp/8/8/8/8/5PPP/3R2K1 w - - 0 1", 2, 6, 1);
     assert!(out.failure.is_some());
     let answer = out.best_move.expect("a move despite the failure");
     assert!(g.root.legal_moves().contains(&answer));
-    // The helpers were stopped, so the next search starts them afresh and decides as usual.
+    // The same searcher, helpers and all, searches again and decides as usual.
     let next = searcher.run(&g, &Limits::depth(6));
     assert_eq!(next.failure, None);
     assert!(next.stats.helper_failures.is_empty());
@@ -383,15 +389,8 @@ fn a_search_that_panics_before_any_report_answers_a_legal_move_and_the_next_sear
 #[test]
 fn a_search_that_panics_stops_its_helpers() {
     // A middlegame, so that a helper left running would not run out of depth by itself.
-    let g = game("r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1");
-    let mut searcher = Searcher::new(1);
-    searcher.set_threads(2).unwrap();
-    let out = searcher.search(
-        &g,
-        &Limits::depth(20),
-        &Control::default(),
-        &mut FailingAt { depth: 2 },
-    );
+    let kiwipete = "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1";
+    let (_, searcher, out) = failed_search(kiwipete, 2, 20, 2);
     assert!(out.failure.is_some());
     // Dropping the searcher joins its helper, which returns only once its search has stopped.
     let (done, dropped) = std::sync::mpsc::channel();
