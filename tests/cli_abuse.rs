@@ -681,6 +681,80 @@ fn train_refuses_a_width_the_engine_cannot_load_before_training() {
     }
 }
 
+/// A run resumed from a checkpoint goes on as the unbroken one only under the recipe and data
+/// it started with: another flag that shapes the run, or data that has gained a chunk since
+/// (as `data/` does between sessions), is refused naming the difference, before any epoch; the
+/// same flags resume it.
+#[test]
+fn train_resumes_only_under_the_recipe_and_data_it_started_with() {
+    let dir = TempDir::new("train-recipe");
+    let out = dir.0.join("net.nnue");
+    let ck = dir.0.join("ck");
+    let chunk = sample_chunk();
+    let other = chunk.with_extension("bin");
+    let train = |data: &Path, extra: &[&str]| {
+        let mut args = vec![
+            "train",
+            "--data",
+            path_str(data),
+            "--out",
+            path_str(&out),
+            "--hidden",
+            "16",
+            "--epochs",
+            "2",
+            "--threads",
+            "1",
+            "--k",
+            "130",
+            "--checkpoint",
+            path_str(&ck),
+        ];
+        args.extend_from_slice(extra);
+        run(&args)
+    };
+    let r = train(&chunk, &[]);
+    assert!(r.status.success(), "{}", r.stderr);
+    // As if stopped after its first epoch.
+    std::fs::remove_file(ck.join("epoch-0002.ckpt")).unwrap();
+    for (data, extra, expected) in [
+        (
+            &chunk,
+            vec!["--lr-end", "0.00001"],
+            "--lr-end: (not given) there, 0.00001 here",
+        ),
+        (&chunk, vec!["--seed", "8"], "--seed: 1 there, 8 here"),
+        (&other, vec![], "data: 1 chunks, "),
+    ] {
+        let what = format!(
+            "train --data {} --resume {}",
+            data.display(),
+            extra.join(" ")
+        );
+        let mut extra = extra;
+        extra.push("--resume");
+        let r = train(data, &extra);
+        assert_refused(&r, &what, expected);
+        assert!(
+            r.stderr.contains("under another recipe"),
+            "{what}: {}",
+            r.stderr
+        );
+        assert!(
+            !r.stderr.contains("epoch   2"),
+            "{what} trained: {}",
+            r.stderr
+        );
+    }
+    let r = train(&chunk, &["--resume"]);
+    assert!(r.status.success(), "{}", r.stderr);
+    assert!(
+        r.stderr.contains("resuming from") && r.stderr.contains("epoch   2"),
+        "{}",
+        r.stderr
+    );
+}
+
 #[test]
 fn train_warns_that_k_fitted_on_a_few_games_is_not_to_be_trusted() {
     let dir = TempDir::new("train-k");

@@ -295,13 +295,87 @@ fn load(args: &Args) -> Result<Loaded, String> {
     Ok(loaded)
 }
 
-/// The starting state and `K`: the latest checkpoint with `--resume`, else a fresh net and the
-/// fitted (or given) `K`.
-fn start_state(args: &Args, loaded: &Loaded) -> Result<(TrainState, f64), String> {
+/// The settings that shape a run past its start, one `name value` line each, as its
+/// checkpoints record them: the schedule, the target, the shuffle's seed and the positions it
+/// shuffles. A run resumed under any other would not go on as the unbroken one would have
+/// (`--data` that has gained a chunk since shows in the counts). `--hidden` and
+/// `--output-buckets` are the checkpoint's shape, checked on their own.
+fn recipe(args: &Args, loaded: &Loaded) -> String {
+    let given = |v: Option<String>| v.unwrap_or_else(|| "(not given)".into());
+    [
+        ("--epochs", args.epochs.to_string()),
+        ("--batch", args.batch.to_string()),
+        ("--lr", args.lr.to_string()),
+        ("--lr-end", given(args.lr_end.map(|v| v.to_string()))),
+        ("--weight-decay", args.weight_decay.to_string()),
+        ("--lambda", args.lambda.to_string()),
+        (
+            "--lambda-end",
+            given(args.lambda_end.map(|v| v.to_string())),
+        ),
+        ("--seed", args.seed.to_string()),
+        ("--min-ply", args.min_ply.to_string()),
+        ("--max-score", args.max_score.to_string()),
+        (
+            "--max-positions",
+            given(args.max_positions.map(|v| v.to_string())),
+        ),
+        ("mirrored", args.mirrored().to_string()),
+        (
+            "data",
+            format!(
+                "{} chunks, {} games, {} training + {} validation positions",
+                loaded.chunks,
+                loaded.games,
+                loaded.train.len(),
+                loaded.validation.len()
+            ),
+        ),
+    ]
+    .map(|(name, value)| format!("{name} {value}\n"))
+    .concat()
+}
+
+/// Where two recipes differ, one `name: recorded there, given here` item per setting.
+fn recipe_differences(recorded: &str, ours: &str) -> Vec<String> {
+    let lines = |text: &str| -> Vec<(String, String)> {
+        text.lines()
+            .map(|line| {
+                let (name, value) = line.split_once(' ').unwrap_or((line, ""));
+                (name.to_string(), value.to_string())
+            })
+            .collect()
+    };
+    let (theirs, mine) = (lines(recorded), lines(ours));
+    let value = |of: &[(String, String)], name: &str| {
+        of.iter()
+            .find(|(n, _)| n == name)
+            .map_or_else(|| "(not recorded)".to_string(), |(_, v)| v.clone())
+    };
+    let only_there = theirs
+        .iter()
+        .filter(|(n, _)| !mine.iter().any(|(m, _)| m == n));
+    mine.iter()
+        .chain(only_there)
+        .map(|(name, _)| name)
+        .filter_map(|name| {
+            let (there, here) = (value(&theirs, name), value(&mine, name));
+            (there != here).then(|| format!("{name}: {there} there, {here} here"))
+        })
+        .collect()
+}
+
+/// The starting state and `K`: the latest checkpoint with `--resume` (refused if it was
+/// trained to another shape or recipe), else a fresh net and the fitted (or given) `K`.
+fn start_state(args: &Args, loaded: &Loaded, recipe: &str) -> Result<(TrainState, f64), String> {
     if args.resume {
         let dir = args.checkpoint.as_deref().unwrap_or(Path::new("."));
         if let Some(path) = checkpoint::latest(dir) {
-            let (state, k) = checkpoint::load(&path)?;
+            let checkpoint::Checkpoint {
+                state,
+                k,
+                recipe: recorded,
+            } = checkpoint::load(&path)?;
             if state.net.hidden != args.hidden {
                 return Err(format!(
                     "{} has {} neurons, --hidden is {}",
@@ -317,6 +391,25 @@ fn start_state(args: &Args, loaded: &Loaded) -> Result<(TrainState, f64), String
                     state.net.buckets,
                     args.output_buckets
                 ));
+            }
+            match recorded {
+                Some(recorded) => {
+                    let differences = recipe_differences(&recorded, recipe);
+                    if !differences.is_empty() {
+                        return Err(format!(
+                            "{} was trained under another recipe, and a resumed run goes on as \
+                             the unbroken one only under its own (the same flags, the same \
+                             data): {}",
+                            path.display(),
+                            differences.join("; ")
+                        ));
+                    }
+                }
+                None => eprintln!(
+                    "train: warning: {} records no recipe (written before checkpoint version \
+                     3): going on under the flags and data given, unchecked",
+                    path.display()
+                ),
             }
             eprintln!(
                 "train: resuming from {} (epoch {}, K {k:.2})",
@@ -348,7 +441,8 @@ fn start_state(args: &Args, loaded: &Loaded) -> Result<(TrainState, f64), String
 fn train(args: &Args) -> Result<String, String> {
     check(args)?;
     let loaded = load(args)?;
-    let (mut state, k) = start_state(args, &loaded)?;
+    let recipe = recipe(args, &loaded);
+    let (mut state, k) = start_state(args, &loaded, &recipe)?;
     let config = TrainConfig {
         hidden: args.hidden,
         buckets: args.output_buckets,
@@ -395,7 +489,7 @@ fn train(args: &Args) -> Result<String, String> {
         let seconds = start.elapsed().as_secs_f64();
         write_net(&args.out, &quantise_centred(&state.net, &loaded.train))?;
         if let Some(dir) = &args.checkpoint {
-            checkpoint::save(dir, &state, k)?;
+            checkpoint::save(dir, &state, k, &recipe)?;
         }
         let validation = report
             .validation_loss

@@ -183,8 +183,12 @@ fn a_resumed_run_ends_where_an_unbroken_one_does() {
     let dir = std::env::temp_dir().join(format!("cutoff-train-resume-{}", std::process::id()));
     let mut first = TrainState::new(16, OUTPUT_BUCKETS, config.seed);
     train_epoch(&mut first, &samples, &[], &config, |_| {});
-    checkpoint::save(&dir, &first, TARGET.k).unwrap();
-    let (mut resumed, k) = checkpoint::load(&checkpoint::latest(&dir).unwrap()).unwrap();
+    checkpoint::save(&dir, &first, TARGET.k, "").unwrap();
+    let checkpoint::Checkpoint {
+        state: mut resumed,
+        k,
+        ..
+    } = checkpoint::load(&checkpoint::latest(&dir).unwrap()).unwrap();
     std::fs::remove_dir_all(&dir).unwrap();
     assert_eq!(k, TARGET.k);
     assert_eq!(resumed, first);
@@ -278,8 +282,8 @@ fn the_writer_refuses_a_net_the_engine_would_refuse_with_the_reason() {
 #[test]
 fn a_checkpoint_of_a_width_the_engine_cannot_load_is_refused() {
     let dir = std::env::temp_dir().join(format!("cutoff-train-ckpt-width-{}", std::process::id()));
-    let path = checkpoint::save(&dir, &TrainState::new(17, 1, 1), 130.0).unwrap();
-    let loaded = checkpoint::load(&path).map(|(state, _)| state.net.hidden);
+    let path = checkpoint::save(&dir, &TrainState::new(17, 1, 1), 130.0, "").unwrap();
+    let loaded = checkpoint::load(&path).map(|c| c.state.net.hidden);
     std::fs::remove_dir_all(&dir).unwrap();
     let e = loaded.expect_err("a checkpoint of 17 neurons loaded");
     assert!(
@@ -290,38 +294,83 @@ fn a_checkpoint_of_a_width_the_engine_cannot_load_is_refused() {
 
 /// For a net of one output bucket and one of eight (trained, so that the buckets' rows
 /// differ), on positions of every bucket the chunk has.
-/// A checkpoint keeps its output buckets (version 2); one written before buckets (version 1,
-/// no bucket field) still loads, as a net of one bucket; one claiming 3 buckets is refused
-/// naming the rule.
+/// A checkpoint keeps its output buckets and its recipe (version 3); one written before the
+/// recipe (version 2) loads without one, and one written before buckets (version 1, no bucket
+/// field) as a net of one bucket; one claiming 3 buckets is refused naming the rule.
 #[test]
-fn a_checkpoint_keeps_its_buckets_and_an_old_one_loads_as_one_bucket() {
+fn a_checkpoint_keeps_its_buckets_and_recipe_and_older_ones_still_load() {
     let dir =
         std::env::temp_dir().join(format!("cutoff-train-ckpt-buckets-{}", std::process::id()));
     let state = TrainState::new(16, OUTPUT_BUCKETS, 4);
-    let path = checkpoint::save(&dir, &state, 130.0).unwrap();
-    let (loaded, _) = checkpoint::load(&path).unwrap();
-    assert_eq!(loaded, state);
-    // Version 1: the same bytes of a one-bucket state without the bucket field (36..40).
+    let recipe = "--epochs 3\n--lr-end 0.00001\n";
+    let path = checkpoint::save(&dir, &state, 130.0, recipe).unwrap();
+    let loaded = checkpoint::load(&path).unwrap();
+    assert_eq!(loaded.state, state);
+    assert_eq!(loaded.recipe.as_deref(), Some(recipe));
+    // The same one-bucket state without a recipe (bytes 40..44: its length, 0), and the
+    // versions before: 2 without the length, 1 without the bucket field (36..40) too.
     let one = TrainState::new(16, 1, 4);
-    let bytes = std::fs::read(checkpoint::save(&dir, &one, 130.0).unwrap()).unwrap();
+    let bytes = std::fs::read(checkpoint::save(&dir, &one, 130.0, "").unwrap()).unwrap();
     assert_eq!(bytes[36..40], 1u32.to_le_bytes());
-    let mut v1 = bytes[..36].to_vec();
-    v1[8..12].copy_from_slice(&1u32.to_le_bytes());
-    v1.extend_from_slice(&bytes[40..]);
-    let v1_path = dir.join("v1.ckpt");
-    std::fs::write(&v1_path, &v1).unwrap();
-    let old = checkpoint::load(&v1_path);
+    assert_eq!(bytes[40..44], 0u32.to_le_bytes());
+    let older = |version: u32, header: usize| {
+        let mut old = bytes[..header].to_vec();
+        old[8..12].copy_from_slice(&version.to_le_bytes());
+        old.extend_from_slice(&bytes[44..]);
+        let path = dir.join(format!("v{version}.ckpt"));
+        std::fs::write(&path, &old).unwrap();
+        checkpoint::load(&path)
+    };
+    let (v2, v1) = (older(2, 40), older(1, 36));
     let mut three = bytes.clone();
     three[36..40].copy_from_slice(&3u32.to_le_bytes());
     let three_path = dir.join("three.ckpt");
     std::fs::write(&three_path, &three).unwrap();
     let refused = checkpoint::load(&three_path).map(|_| ());
     std::fs::remove_dir_all(&dir).unwrap();
-    assert_eq!(old.unwrap(), (one, 130.0));
+    let unrecorded = checkpoint::Checkpoint {
+        state: one,
+        k: 130.0,
+        recipe: None,
+    };
+    assert_eq!(v2.unwrap(), unrecorded);
+    assert_eq!(v1.unwrap(), unrecorded);
     let e = refused.unwrap_err();
     assert!(
         e.contains("a net of 3 output buckets: the engine loads 1 or 8 (by piece count)"),
         "{e}"
+    );
+}
+
+/// A recipe that does not fit its length, or is not text, is a damaged checkpoint: refused
+/// with the reason, not read as floats.
+#[test]
+fn a_checkpoint_whose_recipe_is_cut_or_not_text_is_refused() {
+    let dir = std::env::temp_dir().join(format!("cutoff-train-ckpt-recipe-{}", std::process::id()));
+    let bytes = std::fs::read(
+        checkpoint::save(&dir, &TrainState::new(16, 1, 4), 130.0, "--seed 7\n").unwrap(),
+    )
+    .unwrap();
+    let mut long = bytes.clone();
+    long[40..44].copy_from_slice(&u32::MAX.to_le_bytes());
+    let mut not_text = bytes.clone();
+    not_text[44] = 0xff;
+    let mut results = Vec::new();
+    for (name, damaged) in [("long", long), ("not-text", not_text)] {
+        let path = dir.join(format!("{name}.ckpt"));
+        std::fs::write(&path, &damaged).unwrap();
+        results.push(checkpoint::load(&path).map(|_| ()).unwrap_err());
+    }
+    std::fs::remove_dir_all(&dir).unwrap();
+    assert!(
+        results[0].contains("cut or damaged (wrong size)"),
+        "{}",
+        results[0]
+    );
+    assert!(
+        results[1].contains("its recipe is not text"),
+        "{}",
+        results[1]
     );
 }
 
@@ -653,13 +702,13 @@ fn writing_a_net_or_a_checkpoint_leaves_a_file_named_like_a_temporary_one_alone(
     let dir = std::env::temp_dir().join(format!("cutoff-train-tmp-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
     let out = dir.join("net.nnue");
-    let ckpt = checkpoint::save(&dir, &TrainState::new(16, 1, 1), 130.0).unwrap();
+    let ckpt = checkpoint::save(&dir, &TrainState::new(16, 1, 1), 130.0, "").unwrap();
     let beside = [dir.join("net.tmp"), ckpt.with_extension("tmp")];
     for path in &beside {
         std::fs::write(path, b"keep").unwrap();
     }
     quantised::write_net(&out, &QuantisedNet::from_float(&Net::new(16, 1, 5))).unwrap();
-    let again = checkpoint::save(&dir, &TrainState::new(16, 1, 1), 130.0).unwrap();
+    let again = checkpoint::save(&dir, &TrainState::new(16, 1, 1), 130.0, "").unwrap();
     assert_eq!(again, ckpt);
     for path in &beside {
         assert_eq!(std::fs::read(path).unwrap(), b"keep", "{}", path.display());
