@@ -721,7 +721,13 @@ fn train_resumes_only_under_the_recipe_and_data_it_started_with() {
         (
             &chunk,
             vec!["--lr-end", "0.00001"],
-            "--lr-end: (not given) there, 0.00001 here",
+            "--lr-end: 0.000005 there, 0.00001 here",
+        ),
+        // `--lambda` alone holds λ flat: not the default rise the run started with.
+        (
+            &chunk,
+            vec!["--lambda", "0.1"],
+            "--lambda-end: 0.3 there, (not given) here",
         ),
         (&chunk, vec!["--seed", "8"], "--seed: 1 there, 8 here"),
         (&other, vec![], "data: 1 chunks, "),

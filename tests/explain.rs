@@ -336,7 +336,11 @@ fn eval_file_loads_through_the_bounded_loader_and_a_bad_one_is_refused() {
     );
     // The built-in net's own file is recognised as the built-in net; another net is said to
     // have no model of its own.
-    let (code, out, err) = cutoff(&["explain", "--eval-file", "nets/cutoff-256-m40-l10-d30.nnue"]);
+    let (code, out, err) = cutoff(&[
+        "explain",
+        "--eval-file",
+        "nets/cutoff-256-m40-l10-30-d47-lr5e6-b8.nnue",
+    ]);
     assert_eq!(code, 0, "{err}");
     assert!(out.contains("(the built-in net's model)"), "{out}");
     let (code, out, err) = cutoff(&["explain", "--eval-file", "nets/cutoff-256-m15-l10.nnue"]);

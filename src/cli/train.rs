@@ -22,8 +22,9 @@ use crate::train::{checkpoint, fit_k, k_fit_warning, train_epoch, TrainConfig, T
 use crate::util::{checked_threads, progress_bar, worker_pool};
 
 /// Command-line arguments of `cutoff train`. The defaults are the recipe of the built-in net,
-/// `nets/cutoff-256-m40-l10-d30.nnue` (docs/nets.md): 256 neurons, 40 epochs, λ 0.1, mirrored
-/// positions; only its seed (7) is not the default.
+/// `nets/cutoff-256-m40-l10-30-d47-lr5e6-b8.nnue` (docs/nets.md): 256 neurons, 8 output
+/// buckets, 40 epochs, λ rising from 0.1 to 0.3, the learning rate falling from 0.001 to
+/// 0.000005, mirrored positions; only its seed (7) is not the default.
 #[derive(clap::Args, Debug, Clone)]
 pub struct Args {
     /// Data files or folders (their `.vf` and `.bin` files), of either format. Every one must
@@ -39,9 +40,9 @@ pub struct Args {
     /// the widths the engine loads; any other is a usage error before anything is read.
     #[arg(long, default_value_t = 256, value_parser = net_width)]
     pub hidden: usize,
-    /// Output buckets by piece count: 1 (one output layer, the built-in net's) or 8 (one per
-    /// four pieces on the board); any other is a usage error. 1 until an SPRT shows 8 better.
-    #[arg(long, default_value_t = 1, value_parser = output_buckets)]
+    /// Output buckets by piece count: 8 (one output layer per four pieces on the board, the
+    /// built-in net's) or 1 (one for all, the nets before it); any other is a usage error.
+    #[arg(long, default_value_t = 8, value_parser = output_buckets)]
     pub output_buckets: usize,
     /// Passes over the training positions.
     #[arg(long, default_value_t = 40, value_parser = at_least_one())]
@@ -53,18 +54,18 @@ pub struct Args {
     #[arg(long, default_value_t = 0.001)]
     pub lr: f64,
     /// The learning rate the cosine ends at, after the last step: above 0 and at most `--lr`
-    /// (default: a tenth of `--lr`, the built-in net's recipe).
+    /// (default: 0.000005, the built-in net's, or `--lr` where that is lower).
     #[arg(long, value_name = "LR", value_parser = positive)]
     pub lr_end: Option<f64>,
     /// AdamW's decoupled weight decay (weights only, not biases).
     #[arg(long, default_value_t = 0.01)]
     pub weight_decay: f64,
     /// Weight of the game result in the target; the rest is the search score's expected result.
-    /// With `--lambda-end`, the first epoch's.
-    #[arg(long, default_value_t = 0.1)]
-    pub lambda: f64,
+    /// The first epoch's (default 0.1); given without `--lambda-end`, it holds for every epoch.
+    #[arg(long, value_name = "LAMBDA")]
+    pub lambda: Option<f64>,
     /// λ of the last epoch, reached in equal steps from `--lambda` at the first (in 0..=1;
-    /// default: `--lambda` throughout).
+    /// default: 0.3, the built-in net's, unless `--lambda` is given, which then holds flat).
     #[arg(long, value_name = "LAMBDA")]
     pub lambda_end: Option<f64>,
     /// Seed of the initial weights and of every epoch's shuffle.
@@ -137,11 +138,39 @@ fn output_buckets(value: &str) -> Result<usize, String> {
     count_the_engine_loads(value, "buckets", format::BUCKET_RULE, format::check_buckets)
 }
 
+/// The built-in net's λ at its first and last epoch: the defaults of `--lambda` and
+/// `--lambda-end`.
+pub const DEFAULT_LAMBDA: (f64, f64) = (0.1, 0.3);
+
+/// The built-in net's last learning rate: the default of `--lr-end` (capped at `--lr`).
+pub const DEFAULT_LR_END: f64 = 0.000005;
+
 impl Args {
     /// Whether the training positions are mirrored: unless `--no-mirror` (the last of
     /// `--mirror` and `--no-mirror` given wins).
     pub fn mirrored(&self) -> bool {
         !self.no_mirror
+    }
+
+    /// λ of the first epoch.
+    pub fn lambda(&self) -> f64 {
+        self.lambda.unwrap_or(DEFAULT_LAMBDA.0)
+    }
+
+    /// λ of the last epoch where it moves; `None` where it stays flat (`--lambda` given alone).
+    /// With neither flag, the built-in net's rise; a user who names `--lambda` alone asks for
+    /// that λ, not for a schedule they did not write.
+    pub fn lambda_end(&self) -> Option<f64> {
+        match (self.lambda, self.lambda_end) {
+            (_, Some(end)) => Some(end),
+            (Some(_), None) => None,
+            (None, None) => Some(DEFAULT_LAMBDA.1),
+        }
+    }
+
+    /// The learning rate the cosine falls to.
+    pub fn lr_end(&self) -> f64 {
+        self.lr_end.unwrap_or(DEFAULT_LR_END.min(self.lr))
     }
 }
 
@@ -194,9 +223,9 @@ fn examples(net: &crate::train::net::Net, q: &QuantisedNet) -> Vec<String> {
 
 /// λ as the run's lines print it: one value, or `start -> end` when it moves.
 fn lambda_schedule(args: &Args) -> String {
-    match args.lambda_end {
-        Some(end) => format!("{} -> {end}", args.lambda),
-        None => args.lambda.to_string(),
+    match args.lambda_end() {
+        Some(end) => format!("{} -> {end}", args.lambda()),
+        None => args.lambda().to_string(),
     }
 }
 
@@ -204,8 +233,8 @@ fn lambda_schedule(args: &Args) -> String {
 /// of the paths, before a minute goes into loading the data or an epoch into training.
 fn check(args: &Args) -> Result<(), String> {
     for (flag, lambda) in [
-        ("--lambda", Some(args.lambda)),
-        ("--lambda-end", args.lambda_end),
+        ("--lambda", Some(args.lambda())),
+        ("--lambda-end", args.lambda_end()),
     ] {
         if let Some(lambda) = lambda.filter(|l| !(0.0..=1.0).contains(l)) {
             return Err(format!("{flag} {lambda} is not in 0..=1"));
@@ -306,12 +335,12 @@ fn recipe(args: &Args, loaded: &Loaded) -> String {
         ("--epochs", args.epochs.to_string()),
         ("--batch", args.batch.to_string()),
         ("--lr", args.lr.to_string()),
-        ("--lr-end", given(args.lr_end.map(|v| v.to_string()))),
+        ("--lr-end", args.lr_end().to_string()),
         ("--weight-decay", args.weight_decay.to_string()),
-        ("--lambda", args.lambda.to_string()),
+        ("--lambda", args.lambda().to_string()),
         (
             "--lambda-end",
-            given(args.lambda_end.map(|v| v.to_string())),
+            given(args.lambda_end().map(|v| v.to_string())),
         ),
         ("--seed", args.seed.to_string()),
         ("--min-ply", args.min_ply.to_string()),
@@ -449,13 +478,13 @@ fn train(args: &Args) -> Result<String, String> {
         epochs: args.epochs,
         batch: args.batch,
         lr: args.lr,
-        lr_end: args.lr_end,
+        lr_end: Some(args.lr_end()),
         weight_decay: args.weight_decay,
         target: Target {
             k,
-            lambda: args.lambda,
+            lambda: args.lambda(),
         },
-        lambda_end: args.lambda_end,
+        lambda_end: args.lambda_end(),
         seed: args.seed,
     };
     eprintln!(
@@ -465,8 +494,7 @@ fn train(args: &Args) -> Result<String, String> {
         args.output_buckets,
         args.batch,
         args.lr,
-        args.lr_end
-            .map_or_else(|| "a tenth".to_string(), |end| end.to_string()),
+        args.lr_end(),
         args.epochs
     );
     let run_start = Instant::now();
@@ -553,10 +581,28 @@ mod tests {
     #[test]
     fn the_defaults_are_the_built_in_nets_recipe() {
         let args = parse(&[]);
-        assert_eq!((args.hidden, args.epochs, args.lambda), (256, 40, 0.1));
-        assert_eq!((args.lr, args.lr_end, args.lambda_end), (0.001, None, None));
-        assert_eq!(args.output_buckets, 1);
+        assert_eq!(
+            (args.hidden, args.epochs, args.output_buckets),
+            (256, 40, 8)
+        );
+        assert_eq!((args.lambda(), args.lambda_end()), (0.1, Some(0.3)));
+        assert_eq!((args.lr, args.lr_end()), (0.001, 0.000005));
         assert!(args.mirrored());
+    }
+
+    /// `--lambda` alone holds λ flat (what its user wrote); `--lambda-end` alone moves from the
+    /// default start; `--lr` below the default end takes the end down with it.
+    #[test]
+    fn lambda_alone_is_flat_and_lr_end_never_defaults_above_lr() {
+        let flat = parse(&["--lambda", "0.5"]);
+        assert_eq!((flat.lambda(), flat.lambda_end()), (0.5, None));
+        assert_eq!(lambda_schedule(&flat), "0.5");
+        let rising = parse(&["--lambda-end", "0.6"]);
+        assert_eq!((rising.lambda(), rising.lambda_end()), (0.1, Some(0.6)));
+        assert_eq!(lambda_schedule(&rising), "0.1 -> 0.6");
+        let low = parse(&["--lr", "0.000001"]);
+        assert_eq!(low.lr_end(), 0.000001);
+        assert_eq!(parse(&["--lr-end", "0.0001"]).lr_end(), 0.0001);
     }
 
     /// `--lr-end` above `--lr` is refused before anything is read (the cosine only falls), and

@@ -200,27 +200,44 @@ fn a_colour_flipped_position_evaluates_the_same() {
     }
 }
 
-/// The built-in net (a version 1 file) reads as a net of one bucket: every header byte,
-/// checksum and size hold, and it writes back as the version 2 file of the same payload (so
-/// the same hash and weights), which reads back as the same net.
+/// The built-in net (a version 2 file of 8 output buckets, the generation 3 recipe) loads,
+/// with the checksum of `nets/cutoff-256-m40-l10-30-d47-lr5e6-b8.nnue`, and writes back as
+/// the very bytes it was read from.
 #[test]
 fn the_built_in_net_loads() {
     let net = Network::embedded().expect("the embedded net must load");
+    assert_eq!((net.hidden(), net.buckets()), (256, 8));
+    assert_eq!(net.hash(), 0x5b06_f3dd_79d5_3691);
+    assert_eq!(u32::from_le_bytes(EMBEDDED[8..12].try_into().unwrap()), 2);
+    assert!(
+        net.to_bytes() == EMBEDDED,
+        "the built-in net does not write back as itself"
+    );
+}
+
+/// The sixth net (`nets/cutoff-256-m40-l10-d30.nnue`, built in until generation 3, a version
+/// 1 file) reads as a net of one bucket: every header byte, checksum and size hold, and it
+/// writes back as the version 2 file of the same payload (so the same hash and weights),
+/// which reads back as the same net.
+#[test]
+fn a_version_1_net_reads_as_one_bucket_and_writes_back_as_version_2() {
+    let v1: &[u8] = include_bytes!("../../../nets/cutoff-256-m40-l10-d30.nnue");
+    let net = Network::from_bytes(v1).expect("the sixth net must load");
     assert_eq!((net.hidden(), net.buckets()), (256, 1));
     assert_eq!(net.hash(), 0xe71b_f14a_f9e1_dcac);
-    assert_eq!(u32::from_le_bytes(EMBEDDED[8..12].try_into().unwrap()), 1);
+    assert_eq!(u32::from_le_bytes(v1[8..12].try_into().unwrap()), 1);
     let written = net.to_bytes();
     assert!(
-        written[HEADER_BYTES..] == EMBEDDED[HEADER_BYTES..],
-        "the built-in net's payload changed"
+        written[HEADER_BYTES..] == v1[HEADER_BYTES..],
+        "the sixth net's payload changed"
     );
     // The header differs in the version (1 -> 2) and the bucket count (reserved 0 -> 1) only.
     let changed: Vec<(usize, u8, u8)> = (0..HEADER_BYTES)
-        .filter(|&i| written[i] != EMBEDDED[i])
-        .map(|i| (i, EMBEDDED[i], written[i]))
+        .filter(|&i| written[i] != v1[i])
+        .map(|i| (i, v1[i], written[i]))
         .collect();
     assert_eq!(changed, [(8, 1, 2), (36, 0, 1)]);
-    assert_eq!(Network::from_bytes(&written).unwrap(), *net);
+    assert_eq!(Network::from_bytes(&written).unwrap(), net);
 }
 
 /// Positions spread over every piece count, from a seeded game that captures whenever it can.
