@@ -171,8 +171,24 @@ pub fn append(chunk: &Path, entry: &Entry) -> Result<(), String> {
 const MAX_MANIFEST_BYTES: u64 = 64 << 20;
 
 /// The last complete line for the file name of `chunk`, if its manifest has one (and is a
-/// regular file of text, read through the one rule of [`crate::files`]).
+/// regular file of text, read through the one rule of [`crate::files`]). A chunk that is a link
+/// (a folder of links to train on, which has no manifest) is described by the manifest beside
+/// the file the link points to, where its run wrote it.
 pub fn last_entry(chunk: &Path) -> Option<Entry> {
+    entry_beside(chunk).or_else(|| {
+        let is_link = std::fs::symlink_metadata(chunk)
+            .ok()?
+            .file_type()
+            .is_symlink();
+        is_link
+            .then(|| std::fs::canonicalize(chunk).ok())
+            .flatten()
+            .and_then(|target| entry_beside(&target))
+    })
+}
+
+/// The last complete line for `chunk`'s file name in the manifest of `chunk`'s own folder.
+fn entry_beside(chunk: &Path) -> Option<Entry> {
     let name = chunk.file_name()?.to_str()?;
     let bytes =
         crate::files::read_bounded(&manifest_path(chunk), MAX_MANIFEST_BYTES, "a manifest").ok()?;
@@ -237,6 +253,33 @@ mod tests {
         assert_eq!(build("games.vf"), None);
         assert_eq!(build("selfplay--s1.vf"), None);
         assert_eq!(build("selfplay-12a-s1.vf"), None);
+    }
+
+    /// A folder of links to chunks (what `cutoff train --data` is given to leave a chunk out)
+    /// has no manifest: a link's line is read beside its target, so `datagen --stats` counts a
+    /// net-searched chunk as net-searched through its link.
+    #[cfg(unix)]
+    #[test]
+    fn a_link_to_a_chunk_reads_the_manifest_beside_its_target() {
+        let dir = std::env::temp_dir().join(format!("cutoff-manifest-link-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        let (data, links) = (dir.join("data"), dir.join("links"));
+        std::fs::create_dir_all(&data).unwrap();
+        std::fs::create_dir_all(&links).unwrap();
+        let chunk = data.join("a.vf");
+        std::fs::write(&chunk, b"").unwrap();
+        let mut line = entry("a.vf", 256);
+        line.command = "cutoff datagen --out a.vf --eval net".into();
+        append(&chunk, &line).unwrap();
+        let link = links.join("a.vf");
+        std::os::unix::fs::symlink(&chunk, &link).unwrap();
+        let read = last_entry(&link).expect("the link's line, read beside its target");
+        assert_eq!(read, line);
+        assert_eq!(Searched::of(&read.build, &read.command), Searched::Net);
+        // A plain file with no line of its own stays without one.
+        std::fs::write(links.join("b.vf"), b"").unwrap();
+        assert_eq!(last_entry(&links.join("b.vf")), None);
+        std::fs::remove_dir_all(&dir).unwrap();
     }
 
     #[test]
