@@ -126,16 +126,36 @@ pub const NET_BUILDS_BEFORE_EVAL_WAS_RECORDED: [&str; 2] = ["Bench: 1992182", "B
 /// The build a chunk without a manifest line names in its file name (`selfplay-N-sS.*`, as
 /// every chunk of `data/` and `../shared/data` is named): `Bench: N`.
 pub fn build_from_file_name(chunk: &Path) -> Option<String> {
-    let name = chunk.file_name()?.to_str()?;
+    let name = chunk_name(chunk)?;
     let rest = name.strip_prefix("selfplay-")?;
     let digits = rest.split('-').next()?;
     (!digits.is_empty() && digits.bytes().all(|b| b.is_ascii_digit()))
         .then(|| format!("Bench: {digits}"))
 }
 
-/// The manifest beside `chunk`.
+/// The file a chunk's manifest line describes: the target of a link (a folder of links to
+/// train on has no manifest; the run that wrote the bytes wrote its lines beside them), else
+/// the path itself. Reading and writing both go through it, so a run given a link writes its
+/// line where `--stats` and `--append` look for it. A link that leads nowhere stays itself.
+pub fn chunk_file(chunk: &Path) -> PathBuf {
+    let is_link = std::fs::symlink_metadata(chunk).is_ok_and(|m| m.file_type().is_symlink());
+    is_link
+        .then(|| std::fs::canonicalize(chunk).ok())
+        .flatten()
+        .unwrap_or_else(|| chunk.to_path_buf())
+}
+
+/// The name `chunk`'s manifest line is filed under: the name of its [`chunk_file`].
+pub fn chunk_name(chunk: &Path) -> Option<String> {
+    chunk_file(chunk)
+        .file_name()
+        .map(|n| n.to_string_lossy().into_owned())
+}
+
+/// The manifest beside `chunk` (beside its target, if it is a link: [`chunk_file`]).
 pub fn manifest_path(chunk: &Path) -> PathBuf {
-    let dir = match chunk.parent() {
+    let file = chunk_file(chunk);
+    let dir = match file.parent() {
         Some(d) if !d.as_os_str().is_empty() => d,
         _ => Path::new("."),
     };
@@ -170,26 +190,11 @@ pub fn append(chunk: &Path, entry: &Entry) -> Result<(), String> {
 /// growing memory.
 const MAX_MANIFEST_BYTES: u64 = 64 << 20;
 
-/// The last complete line for the file name of `chunk`, if its manifest has one (and is a
-/// regular file of text, read through the one rule of [`crate::files`]). A chunk that is a link
-/// (a folder of links to train on, which has no manifest) is described by the manifest beside
-/// the file the link points to, where its run wrote it.
+/// The last complete line for `chunk`'s name in its manifest, if it has one (and is a regular
+/// file of text, read through the one rule of [`crate::files`]). A link is described by the
+/// manifest beside its target, under the target's name ([`chunk_file`]).
 pub fn last_entry(chunk: &Path) -> Option<Entry> {
-    entry_beside(chunk).or_else(|| {
-        let is_link = std::fs::symlink_metadata(chunk)
-            .ok()?
-            .file_type()
-            .is_symlink();
-        is_link
-            .then(|| std::fs::canonicalize(chunk).ok())
-            .flatten()
-            .and_then(|target| entry_beside(&target))
-    })
-}
-
-/// The last complete line for `chunk`'s file name in the manifest of `chunk`'s own folder.
-fn entry_beside(chunk: &Path) -> Option<Entry> {
-    let name = chunk.file_name()?.to_str()?;
+    let name = chunk_name(chunk)?;
     let bytes =
         crate::files::read_bounded(&manifest_path(chunk), MAX_MANIFEST_BYTES, "a manifest").ok()?;
     let text = String::from_utf8(bytes).ok()?;
@@ -257,7 +262,8 @@ mod tests {
 
     /// A folder of links to chunks (what `cutoff train --data` is given to leave a chunk out)
     /// has no manifest: a link's line is read beside its target, so `datagen --stats` counts a
-    /// net-searched chunk as net-searched through its link.
+    /// net-searched chunk as net-searched through its link, and written there by a run given
+    /// the link.
     #[cfg(unix)]
     #[test]
     fn a_link_to_a_chunk_reads_the_manifest_beside_its_target() {
@@ -276,6 +282,20 @@ mod tests {
         let read = last_entry(&link).expect("the link's line, read beside its target");
         assert_eq!(read, line);
         assert_eq!(Searched::of(&read.build, &read.command), Searched::Net);
+        // A run given the link writes where it reads: beside the target, under its name.
+        assert_eq!(manifest_path(&link), data.join(MANIFEST_NAME));
+        check_writable(&link).unwrap();
+        let later = Entry {
+            next_game: 512,
+            ..line.clone()
+        };
+        append(&link, &later).unwrap();
+        assert!(!links.join(MANIFEST_NAME).exists());
+        assert_eq!(last_entry(&chunk), Some(later.clone()));
+        // A link under another name is described by its target's line.
+        let renamed = links.join("renamed.vf");
+        std::os::unix::fs::symlink(&chunk, &renamed).unwrap();
+        assert_eq!(last_entry(&renamed), Some(later));
         // A plain file with no line of its own stays without one.
         std::fs::write(links.join("b.vf"), b"").unwrap();
         assert_eq!(last_entry(&links.join("b.vf")), None);

@@ -213,10 +213,7 @@ impl ChunkWriter {
     /// A manifest line for the chunk as it is now.
     pub fn entry(&self, run: &RunInfo, first_game: u64, next_game: u64, state: &str) -> Entry {
         Entry {
-            file: self
-                .path
-                .file_name()
-                .map_or_else(String::new, |n| n.to_string_lossy().into_owned()),
+            file: manifest::chunk_name(&self.path).unwrap_or_default(),
             build: run.build.clone(),
             seed: run.seed,
             first_game,
@@ -343,6 +340,37 @@ mod tests {
         assert_eq!(resume.next_game, 256, "after the reserved indices");
         assert_eq!(resume.cut_bytes, 9);
         assert_eq!(w.sha256_hex(), sha);
+        let _ = std::fs::remove_dir_all(&dir);
+    }
+
+    /// `--append` through a link (a folder of links, a chunk renamed by its link) resumes from
+    /// the target's line and writes its own there, under the target's name, so the manifest
+    /// beside the data never loses track of the chunk.
+    #[cfg(unix)]
+    #[test]
+    fn appending_through_a_link_resumes_and_files_its_line_beside_the_target() {
+        let dir = temp("link");
+        let (data, links) = (dir.join("data"), dir.join("links"));
+        std::fs::create_dir_all(&data).unwrap();
+        std::fs::create_dir_all(&links).unwrap();
+        let path = data.join("c.vf");
+        let run = RunInfo {
+            build: "Bench: 1".into(),
+            seed: 2,
+            command: "test".into(),
+        };
+        let (w, _) = ChunkWriter::open(&path, Format::Viri, false).unwrap();
+        w.checkpoint(&run, 0, 256, "done").unwrap();
+        drop(w);
+        let link = links.join("other.vf");
+        std::os::unix::fs::symlink(&path, &link).unwrap();
+        let (w, resume) = ChunkWriter::open(&link, Format::Viri, true).unwrap();
+        assert_eq!(resume.next_game, 256, "the target's line was not read");
+        w.checkpoint(&run, 256, 512, "done").unwrap();
+        drop(w);
+        assert!(!links.join(manifest::MANIFEST_NAME).exists());
+        let last = manifest::last_entry(&path).unwrap();
+        assert_eq!((last.file.as_str(), last.next_game), ("c.vf", 512));
         let _ = std::fs::remove_dir_all(&dir);
     }
 }
