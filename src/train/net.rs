@@ -205,7 +205,7 @@ impl Net {
     ///
     /// Where the CPU has AVX-512 or AVX2, the same code runs compiled for it (four or two times
     /// the lanes on every elementwise loop; every sum in the order the code fixes, the output's
-    /// in [`screlu_dot`]'s lanes): the same bits as the portable build; 1.7 times the positions
+    /// in `screlu_dot`'s lanes): the same bits as the portable build; 1.7 times the positions
     /// a second on an AVX-512 machine (docs/nets.md).
     pub fn loss_and_gradient(
         &self,
