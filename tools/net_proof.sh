@@ -7,15 +7,19 @@
 #   4. the net against the first net, nets/cutoff-256-m15-l10.nnue: 400 games at 10+0.1;
 #   5. gauntlets of 200 games at 10+0.1: Ethereal 12 and akimbo 0.6.0;
 #   6. Reckless 0.6.0, 200 games (once Ethereal is passed).
+# And what the net's third generation owes (issue 53):
+#   7. the net against the sixth net, nets/cutoff-256-m40-l10-d30.nnue: 400 games at 10+0.1;
+#   8. gauntlets at 10+0.1: akimbo 0.6.0 200 games, Reckless 0.6.0 200, akimbo 0.7.0 100.
 # One thread and Hash 16 each, 8moves_v3, concurrency 2 (one game a core on this 2-core
 # machine): run it on an otherwise idle machine; 100 games take about half an hour.
 #
 #   tools/net_proof.sh [ENGINE] [NET] [STEPS]   # default target/release/cutoff, the built-in net, "1 2 3"
 #
 # Needs python-chess, ../shared/tools/match.py, /usr/games/toga2 and /usr/games/ethereal-chess
-# (apt-get install toga2 ethereal-chess), and for steps 5 and 6 akimbo and Reckless built from
-# their source as ../shared/tools/rungs.md says (AKIMBO and RECKLESS name other paths). Each
-# step writes proof-*.log (and .pgn) here.
+# (apt-get install toga2 ethereal-chess), and for steps 5, 6 and 8 akimbo and Reckless built from
+# their source as ../shared/tools/rungs.md says (AKIMBO, AKIMBO7 and RECKLESS name other paths).
+# GAMES=N plays N games in each match of the steps instead (a stream to pool with another, whose
+# SEED=S differs). Each step writes proof-*.log (and .pgn) here.
 set -euo pipefail
 engine=${1:-target/release/cutoff}
 net=${2:-<empty>}
@@ -25,9 +29,10 @@ match=${MATCH:-$root/../shared/tools/match.py}
 book=${BOOK:-$root/../shared/books/8moves_v3.epd}
 akimbo=${AKIMBO:-$root/../rungs/akimbo-0.6.0/target/release/akimbo}
 reckless=${RECKLESS:-$root/../rungs/reckless-0.6.0/target/release/reckless}
+akimbo7=${AKIMBO7:-$root/../rungs/akimbo-0.7.0/target/release/akimbo}
 with_net=(option.Evaluation=net "option.EvalFile=$net" option.Threads=1)
 play() { # name, games, seed, then the two --engine argument lists as strings
-    local name=$1 games=$2 seed=$3
+    local name=$1 games=${GAMES:-$2} seed=${SEED:-$3}
     shift 3
     python3 "$match" "$@" --each option.Hash=16 --tc 10+0.1 --games "$games" \
         --concurrency 2 --book "$book" --seed "$seed" --pgn-out "proof-$name.pgn" >"proof-$name.log" 2>&1
@@ -52,6 +57,15 @@ for step in $steps; do
         --engine cmd="$akimbo" name=akimbo-0.6.0 option.Threads=1 ;;
     6) play net-vs-reckless 200 3909 --engine cmd="$engine" name=cutoff-net "${with_net[@]}" \
         --engine cmd="$reckless" name=reckless-0.6.0 option.Threads=1 ;;
+    7) play net-vs-sixth-net 400 4110 --engine cmd="$engine" name=net "${with_net[@]}" \
+        --engine cmd="$engine" name=sixth-net option.Evaluation=net \
+        "option.EvalFile=$root/nets/cutoff-256-m40-l10-d30.nnue" option.Threads=1 ;;
+    8) play net-vs-akimbo-3 200 4111 --engine cmd="$engine" name=cutoff-net "${with_net[@]}" \
+        --engine cmd="$akimbo" name=akimbo-0.6.0 option.Threads=1
+       play net-vs-reckless-3 200 4112 --engine cmd="$engine" name=cutoff-net "${with_net[@]}" \
+        --engine cmd="$reckless" name=reckless-0.6.0 option.Threads=1
+       play net-vs-akimbo-0.7 100 4113 --engine cmd="$engine" name=cutoff-net "${with_net[@]}" \
+        --engine cmd="$akimbo7" name=akimbo-0.7.0 option.Threads=1 ;;
     *) echo "unknown step $step" >&2; exit 2 ;;
     esac
 done
