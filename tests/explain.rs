@@ -339,7 +339,7 @@ fn eval_file_loads_through_the_bounded_loader_and_a_bad_one_is_refused() {
     let (code, out, err) = cutoff(&[
         "explain",
         "--eval-file",
-        "nets/cutoff-256-m40-l10-30-d47-lr5e6-b8.nnue",
+        "nets/cutoff-256-m40-l10-30-d60-lr5e6-b8.nnue",
     ]);
     assert_eq!(code, 0, "{err}");
     assert!(out.contains("(the built-in net's model)"), "{out}");

@@ -22,7 +22,7 @@ use crate::train::{checkpoint, fit_k, k_fit_warning, train_epoch, TrainConfig, T
 use crate::util::{checked_threads, progress_bar, worker_pool};
 
 /// Command-line arguments of `cutoff train`. The defaults are the recipe of the built-in net,
-/// `nets/cutoff-256-m40-l10-30-d47-lr5e6-b8.nnue` (docs/nets.md): 256 neurons, 8 output
+/// `nets/cutoff-256-m40-l10-30-d60-lr5e6-b8.nnue` (docs/nets.md): 256 neurons, 8 output
 /// buckets, 40 epochs, λ rising from 0.1 to 0.3, the learning rate falling from 0.001 to
 /// 0.000005, mirrored positions; only its seed (7) is not the default.
 #[derive(clap::Args, Debug, Clone)]

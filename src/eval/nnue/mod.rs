@@ -596,13 +596,14 @@ impl Accumulators {
 #[cfg(test)]
 mod tests;
 
-/// The net built into the binary: `nets/cutoff-256-m40-l10-30-d47-lr5e6-b8.nnue` (402,016
-/// bytes, 8 output buckets), trained for 40 epochs on 46.8 M positions of Cutoff's own games,
-/// 36.6 M of them searched by the nets before it, with λ rising from 0.1 to 0.3 and the
-/// learning rate falling to 5e-6; it beat the sixth net (`-m40-l10-d30`) by +40.7 ± 15.6 at
-/// 20k nodes (docs/nets.md), and is the default evaluation; `setoption name Evaluation value
-/// classical` plays without it.
-static EMBEDDED: &[u8] = include_bytes!("../../../nets/cutoff-256-m40-l10-30-d47-lr5e6-b8.nnue");
+/// The net built into the binary: `nets/cutoff-256-m40-l10-30-d60-lr5e6-b8.nnue` (402,016
+/// bytes, 8 output buckets), generation 3's final net: trained for 40 epochs on 60.0 M
+/// positions of Cutoff's own games, 49.5 M of them searched by the nets before it, with λ
+/// rising from 0.1 to 0.3 and the learning rate falling to 5e-6; it beat the interim net
+/// (`-d47`) by +31.0 ± 13.5 at 20k nodes and the sixth net (`-m40-l10-d30`) on the clock
+/// (docs/nets.md), and is the default evaluation; `setoption name Evaluation value classical`
+/// plays without it.
+static EMBEDDED: &[u8] = include_bytes!("../../../nets/cutoff-256-m40-l10-30-d60-lr5e6-b8.nnue");
 
 impl Network {
     /// The net built into the binary, read once (its weights copied out of the binary's bytes
