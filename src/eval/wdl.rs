@@ -27,15 +27,14 @@ pub const CLASSICAL: WdlModel = WdlModel {
     b: [83.357, 6.983, -31.577, 34.984],
 };
 
-/// The built-in net's model (`tools/wdl_fit.py`, docs/wdl.md: 415,537 positions of
-/// `Bench: 2241641` self-play with the third net at 5,000 nodes a move,
-/// `data/selfplay-2241641-s8001.vf`; on 47,694 held-out positions log-loss 0.580 against 1.099
-/// for the result frequencies alone and 0.595 for the first net's model it replaces, Brier
-/// 0.333 against 0.667 and 0.350). It reads the fourth net's scores as well as a refit on
-/// that net's own games does (held-out log-loss 0.586 against 0.584, Brier 0.337 against 0.339).
+/// The built-in net's model (`tools/wdl_fit.py`, docs/wdl.md): fitted on 499,495 positions of
+/// two chunks of `Bench: 1484865` self-play with generation 3's final net at 5,000 nodes a move
+/// (`data/selfplay-1484865-s9632.vf`, `-s9633.vf`). On the 55,549 held-out positions (one game
+/// in ten) log-loss 0.5192 and Brier 0.3082, against 0.5240 and 0.3104 for the third net's model
+/// it replaces, and better on each chunk's held-out games alone.
 pub const NET: WdlModel = WdlModel {
-    a: [303.208, -343.866, 49.832, 55.754],
-    b: [57.388, 44.555, -15.789, 2.443],
+    a: [284.928, -299.892, 47.567, 40.397],
+    b: [50.676, 44.476, -17.295, 4.214],
 };
 
 /// The model of an evaluation, if it has one (both have).
@@ -114,6 +113,23 @@ mod tests {
             assert_eq!(model.wdl(Score::tb_loss_in(3), 40), (0, 0, 1000));
             let (w, _, l) = model.wdl(Score(0), 58);
             assert_eq!(w, l, "an equal score is as likely won as lost");
+        }
+    }
+
+    /// The net's model says what `tools/wdl_fit.py` printed for its fit (docs/wdl.md): the
+    /// coefficients were copied whole.
+    #[test]
+    fn the_net_model_reads_as_its_fit_printed() {
+        let printed = [
+            (30, [106, 334, 678], [106, 28, 7]),
+            (58, [291, 582, 825], [291, 108, 35]),
+            (78, [324, 594, 817], [324, 135, 49]),
+        ];
+        for (material, wins, losses) in printed {
+            for (i, cp) in [0, 100, 200].into_iter().enumerate() {
+                let (w, _, l) = NET.wdl(Score(cp), material);
+                assert_eq!((w, l), (wins[i], losses[i]), "{cp} cp at {material}");
+            }
         }
     }
 
