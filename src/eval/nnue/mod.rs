@@ -470,6 +470,43 @@ mod simd {
         }
     }
 
+    /// Both perspectives of a move at once: `child[..N] = parent[..N] − Σ white.0 + Σ
+    /// white.1`, and the same for the second `N` values with `black`'s rows, with aligned
+    /// loads and stores and loops of a length known when compiling (they unroll).
+    ///
+    /// # Safety
+    /// The CPU must support AVX2; `N` must be a multiple of 16 and above 0; `parent` and
+    /// `child` must hold at least `2N` values and every row at least `N`; every slice must
+    /// start on a 32-byte boundary.
+    #[target_feature(enable = "avx2")]
+    pub unsafe fn update_pair<const S: usize, const A: usize, const N: usize>(
+        child: &mut [i16],
+        parent: &[i16],
+        white: ([&[i16]; S], [&[i16]; A]),
+        black: ([&[i16]; S], [&[i16]; A]),
+    ) {
+        debug_assert!(N > 0 && N.is_multiple_of(16));
+        debug_assert!(child.len() >= 2 * N && parent.len() >= 2 * N);
+        for (half, (sub, add)) in [(0, white), (N, black)] {
+            debug_assert!(sub.iter().chain(&add).all(|row| row.len() >= N));
+            for i in (0..N).step_by(16) {
+                // SAFETY: half + i + 16 <= 2N for `parent` and `child`, i + 16 <= N for the
+                // rows (the caller's promise on their lengths); each address is 32·k bytes
+                // past a 32-byte boundary (the caller's promise on the starts), so aligned.
+                unsafe {
+                    let mut v = _mm256_load_si256(parent.as_ptr().add(half + i).cast());
+                    for row in sub {
+                        v = _mm256_sub_epi16(v, _mm256_load_si256(row.as_ptr().add(i).cast()));
+                    }
+                    for row in add {
+                        v = _mm256_add_epi16(v, _mm256_load_si256(row.as_ptr().add(i).cast()));
+                    }
+                    _mm256_store_si256(child.as_mut_ptr().add(half + i).cast(), v);
+                }
+            }
+        }
+    }
+
     /// # Safety
     /// The CPU must support AVX2. With `N` other than 0, both slices must be `N` long (a
     /// length known when compiling, so the loop unrolls) and start on a 32-byte boundary
@@ -513,6 +550,10 @@ pub struct Accumulators {
     net: Arc<Network>,
     /// Whether the AVX2 kernel updates them: decided once, here, not per move.
     simd: bool,
+    /// AVX2 and a net of the built-in width: a move's rows go straight to the kernel compiled
+    /// for that width, both perspectives in one call (`update_fixed`), with none of the
+    /// general path's row lists and alignment checks, which cost as much as the kernel.
+    fixed: bool,
     /// `MAX_PLY + 2` pairs of `2 · hidden` values, ply-major (aligned, as the weights).
     stack: Aligned,
 }
@@ -520,9 +561,11 @@ pub struct Accumulators {
 impl Accumulators {
     pub fn new(net: Arc<Network>) -> Accumulators {
         let stack = Aligned::zeroed((MAX_PLY + 2) * 2 * net.hidden);
+        let simd = has_avx2();
         Accumulators {
+            fixed: simd && net.hidden == BUILT_IN_HIDDEN,
             net,
-            simd: has_avx2(),
+            simd,
             stack,
         }
     }
@@ -571,6 +614,10 @@ impl Accumulators {
     /// squares).
     #[inline]
     pub fn update(&mut self, delta: MoveDelta, ply: Ply) {
+        #[cfg(target_arch = "x86_64")]
+        if self.fixed && self.update_fixed(delta, ply) {
+            return;
+        }
         let net = &*self.net;
         let hidden = net.hidden;
         let (mut white_sub, mut black_sub, mut white_add, mut black_add) =
@@ -590,6 +637,55 @@ impl Accumulators {
         let (child_white, child_black) = child_acc.split_at_mut(hidden);
         update_into(self.simd, child_white, parent_white, &white_sub, &white_add);
         update_into(self.simd, child_black, parent_black, &black_sub, &black_add);
+    }
+}
+
+#[cfg(target_arch = "x86_64")]
+impl Accumulators {
+    /// [`Accumulators::update`] where `fixed` holds: the move's rows of both perspectives
+    /// handed to the kernel compiled for the built-in width, one call per move. `false`, with
+    /// nothing written, for a delta of another shape (a piece put on an empty board's
+    /// square: none in standard chess), which the general path then takes.
+    #[inline]
+    fn update_fixed(&mut self, delta: MoveDelta, ply: Ply) -> bool {
+        const N: usize = BUILT_IN_HIDDEN;
+        // The rows sliced with the width known when compiling (shifts, not multiplications).
+        let w1: &[i16] = &self.net.w1;
+        let row = |feature: usize| &w1[feature * N..(feature + 1) * N];
+        // A piece's row as White sees it and as Black does.
+        let rows = |(piece, sq): (shakmaty::Piece, Square)| {
+            let (fw, fb) = features(piece.color, piece.role, sq);
+            (row(fw), row(fb))
+        };
+        let (parent, child) = Self::parent_and_child(&mut self.stack, 2 * N, ply);
+        // SAFETY: `fixed` is true only where `has_avx2()` said so and the net is `N` wide
+        // (`Accumulators::new`). Every row is one feature's `N` weights, `feature_weights`
+        // sliced from `w1` (bounds-checked here), and starts `feature · N` values, a multiple of
+        // 32 bytes, past `w1`'s aligned start; `parent` and `child` are the `2N` values of
+        // the pairs at `ply` and `ply + 1`, `2N · ply` values past the aligned start of
+        // `stack` (bounds-checked by `parent_and_child`). So every slice is as long as the
+        // kernel reads and starts on a 32-byte boundary, as its aligned loads need.
+        unsafe {
+            match (delta.removed, delta.added) {
+                ([Some(s), None], [Some(a), None]) => {
+                    let ((sw, sb), (aw, ab)) = (rows(s), rows(a));
+                    simd::update_pair::<1, 1, N>(child, parent, ([sw], [aw]), ([sb], [ab]));
+                }
+                ([Some(s), Some(t)], [Some(a), None]) => {
+                    let ((sw, sb), (tw, tb), (aw, ab)) = (rows(s), rows(t), rows(a));
+                    let (white, black) = (([sw, tw], [aw]), ([sb, tb], [ab]));
+                    simd::update_pair::<2, 1, N>(child, parent, white, black);
+                }
+                ([Some(s), Some(t)], [Some(a), Some(b)]) => {
+                    let ((sw, sb), (tw, tb)) = (rows(s), rows(t));
+                    let ((aw, ab), (bw, bb)) = (rows(a), rows(b));
+                    let (white, black) = (([sw, tw], [aw, bw]), ([sb, tb], [ab, bb]));
+                    simd::update_pair::<2, 2, N>(child, parent, white, black);
+                }
+                _ => return false,
+            }
+        }
+        true
     }
 }
 
