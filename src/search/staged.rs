@@ -403,6 +403,7 @@ impl<'a> StagedPicker<'a> {
         self.moves.truncate(self.captures_end);
         self.keys.truncate(self.captures_end);
         quiet_moves(pos, self.moves);
+        let scorer = history.quiet_scorer(side, self.threats, continuation.as_ref());
         let mut at = self.captures_end;
         while at < self.moves.len() {
             let m = self.moves[at];
@@ -410,8 +411,7 @@ impl<'a> StagedPicker<'a> {
                 self.moves.remove(at);
                 continue;
             }
-            self.keys
-                .push(history.quiet_score(side, &m, self.threats, continuation.as_ref()));
+            self.keys.push(scorer.score(&m));
             at += 1;
         }
         self.next = self.captures_end;

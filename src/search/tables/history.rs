@@ -61,6 +61,44 @@ fn threat_index(threats: Bitboard, from: usize, to: usize) -> (usize, usize) {
     (attacked(from), attacked(to))
 }
 
+/// One node's quiet-move scores ([`History::quiet_scorer`]).
+pub struct QuietScorer<'h> {
+    /// The side to move's butterfly tables, by whether the from- and to-square are attacked.
+    butterfly: &'h [[[[i32; 64]; 64]; 2]; 2],
+    side: Color,
+    threats: Bitboard,
+    /// The continuation rows of the opponent's last move and ours before it, when known.
+    rows: [Option<&'h [i16; PIECE_TO]>; 2],
+}
+
+impl QuietScorer<'_> {
+    /// The move's butterfly history plus its continuation histories.
+    #[inline]
+    pub fn score(&self, m: &Move) -> i32 {
+        // One match on the move for all three tables (shakmaty's accessors each match again).
+        let (role, from, to) = match *m {
+            Move::Normal { role, from, to, .. } => (role, usize::from(from), usize::from(to)),
+            _ => (
+                m.role(),
+                m.from().map_or(0, usize::from),
+                usize::from(m.to()),
+            ),
+        };
+        // Squares are below 64: the masks let the compiler drop the bounds checks.
+        let (from_attacked, to_attacked) = threat_index(self.threats, from, to);
+        let mut score = self.butterfly[from_attacked][to_attacked][from & 63][to & 63];
+        let piece_to = PieceTo::new(self.side, role, to & 63).index();
+        // The two entries read one by one (a loop over them cost a third of the call).
+        if let Some(row) = self.rows[0] {
+            score += i32::from(row[piece_to]);
+        }
+        if let Some(row) = self.rows[1] {
+            score += i32::from(row[piece_to]);
+        }
+        score
+    }
+}
+
 /// What the search learnt about moves, kept from one search to the next: how often a quiet
 /// move (by side, from- and to-square, and whether the opponent attacks either) caused
 /// cutoffs (the butterfly history), the same after each of the two moves before it
@@ -106,29 +144,28 @@ impl History {
         threats: Bitboard,
         context: Option<&Continuation>,
     ) -> i32 {
-        // One match on the move for all three tables (shakmaty's accessors each match again).
-        let (role, from, to) = match *m {
-            Move::Normal { role, from, to, .. } => (role, usize::from(from), usize::from(to)),
-            _ => (
-                m.role(),
-                m.from().map_or(0, usize::from),
-                usize::from(m.to()),
-            ),
-        };
-        // Squares are below 64: the masks let the compiler drop the bounds checks.
-        let (from_attacked, to_attacked) = threat_index(threats, from, to);
-        let mut score = self.quiet[side as usize][from_attacked][to_attacked][from & 63][to & 63];
-        if let Some(&Continuation([previous, before])) = context {
-            // The two entries read one by one (a loop over them cost a third of the call).
-            let piece_to = PieceTo::new(side, role, to & 63).index();
-            if let Some(prev) = previous {
-                score += i32::from(self.continuation[prev.index()][piece_to]);
-            }
-            if let Some(prev) = before {
-                score += i32::from(self.continuation[prev.index()][piece_to]);
-            }
+        self.quiet_scorer(side, threats, context).score(m)
+    }
+
+    /// [`History::quiet_score`] for many moves of one node: what every move of the node
+    /// reads alike (its side's butterfly tables, the continuation rows of the moves that led
+    /// here) is looked up once, not once a move.
+    #[inline]
+    pub fn quiet_scorer(
+        &self,
+        side: Color,
+        threats: Bitboard,
+        context: Option<&Continuation>,
+    ) -> QuietScorer<'_> {
+        let row = |prev: Option<PieceTo>| prev.map(|p| &self.continuation[p.index()]);
+        QuietScorer {
+            butterfly: &self.quiet[side as usize],
+            side,
+            threats,
+            rows: context.map_or([None, None], |&Continuation([previous, before])| {
+                [row(previous), row(before)]
+            }),
         }
-        score
     }
 
     /// A capture's (or promotion's) history.
