@@ -360,13 +360,16 @@ fn print_resume(out: &Path, resume: &Resume) {
 fn progress_line(t: &Tally) -> String {
     let elapsed = t.start.elapsed();
     format!(
-        "datagen: {} games, {} positions in {:.0} s ({:.0} positions/s, {:.2} games/s, {:.0} plies/game), +{} ={} -{}",
+        "datagen: {} games, {} positions in {:.0} s ({:.0} positions/s, {:.2} games/s, {:.0} plies/game, {:.0} nodes/position, {:.1} % past twice the soft limit, {:.0} opening nodes/game), +{} ={} -{}",
         t.games,
         t.positions,
         elapsed.as_secs_f64(),
         t.rate(),
         nps(t.games, elapsed),
         t.plies as f64 / t.games.max(1) as f64,
+        t.nodes_per_position(),
+        100.0 * t.overruns as f64 / t.positions.max(1) as f64,
+        t.opening_nodes as f64 / t.games.max(1) as f64,
         t.results[0],
         t.results[1],
         t.results[2],
@@ -398,9 +401,10 @@ impl Shown {
             self.bar.set_position(in_file);
         }
         self.bar.set_message(format!(
-            "{} positions, {:.0} positions/s, +{} ={} -{}",
+            "{} positions, {:.0} positions/s, {:.0} nodes/position, +{} ={} -{}",
             t.positions,
             t.rate(),
+            t.nodes_per_position(),
             t.results[0],
             t.results[1],
             t.results[2]

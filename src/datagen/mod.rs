@@ -85,6 +85,13 @@ pub struct GameRecord {
     pub result: GameResult,
     /// Plies searched (after the opening).
     pub plies: u32,
+    /// Nodes the searches of the stored positions took (what a stored position costs).
+    pub nodes: u64,
+    /// Stored positions whose search went past twice the soft node limit (an iteration started
+    /// below the limit ran on until the hard one, or until it completed).
+    pub overruns: u64,
+    /// Nodes the opening's check searches took (not stored).
+    pub opening_nodes: u64,
 }
 
 /// Settings of one game.
@@ -148,6 +155,7 @@ fn opening(
     book: &[Game],
     config: &GameConfig,
     rng: &mut Rng,
+    nodes: &mut u64,
 ) -> Option<Game> {
     let (lo, hi) = config.random_plies;
     'attempt: for _ in 0..OPENING_ATTEMPTS {
@@ -170,6 +178,7 @@ fn opening(
         if config.check_nodes > 0 {
             searcher.clear();
             let outcome = searcher.run(&game, &node_limits(config.check_nodes));
+            *nodes += outcome.nodes;
             if outcome.score.0.abs() > DECIDED_SCORE {
                 continue;
             }
@@ -210,7 +219,8 @@ pub fn play_game(
     index: u64,
 ) -> Option<GameRecord> {
     let mut rng = Rng::for_game(seed, index);
-    let mut game = opening(searcher, book, config, &mut rng)?;
+    let mut opening_nodes = 0;
+    let mut game = opening(searcher, book, config, &mut rng, &mut opening_nodes)?;
     searcher.clear();
     let limits = node_limits(config.nodes);
     let start: Chess = game.root.clone();
@@ -221,6 +231,7 @@ pub fn play_game(
     let mut winning_side = Color::White;
     let mut drawish_plies = 0;
     let mut plies = 0;
+    let (mut nodes, mut overruns) = (0, 0);
     let result = loop {
         let pos = &game.root;
         let moves = pos.legal_moves();
@@ -247,6 +258,8 @@ pub fn play_game(
             break GameResult::Draw; // unreachable: there are legal moves
         };
         let score = outcome.score;
+        nodes += outcome.nodes;
+        overruns += u64::from(outcome.nodes > 2 * config.nodes);
 
         let record = Record::new(pos, score, &best, plies, index);
         played.push((best, record.score));
@@ -295,6 +308,9 @@ pub fn play_game(
         },
         result,
         plies,
+        nodes,
+        overruns,
+        opening_nodes,
     })
 }
 

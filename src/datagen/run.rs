@@ -45,6 +45,11 @@ pub struct Tally {
     pub games: u64,
     pub positions: u64,
     pub plies: u64,
+    /// Nodes searched for the stored positions, and for the openings' checks.
+    pub nodes: u64,
+    pub opening_nodes: u64,
+    /// Stored positions whose search passed twice the soft node limit.
+    pub overruns: u64,
     /// White wins, draws, Black wins.
     pub results: [u64; 3],
 }
@@ -56,8 +61,16 @@ impl Tally {
             games: 0,
             positions: 0,
             plies: 0,
+            nodes: 0,
+            opening_nodes: 0,
+            overruns: 0,
             results: [0; 3],
         }
+    }
+
+    /// Mean nodes searched per stored position (its own search only).
+    pub fn nodes_per_position(&self) -> f64 {
+        self.nodes as f64 / self.positions.max(1) as f64
     }
 
     /// Positions written per second since the run started.
@@ -69,6 +82,9 @@ impl Tally {
         self.games += 1;
         self.positions += record.records.len() as u64;
         self.plies += u64::from(record.plies);
+        self.nodes += record.nodes;
+        self.opening_nodes += record.opening_nodes;
+        self.overruns += record.overruns;
         self.results[match record.result {
             GameResult::WhiteWins => 0,
             GameResult::Draw => 1,
@@ -340,6 +356,14 @@ mod tests {
             "a new chunk holds this run's games"
         );
         assert_eq!(most_in_file.load(Ordering::Relaxed), done.in_file);
+        // Every stored position's search passed the soft limit (100) or was cut at the hard
+        // one (800), so the mean cost of a position lies between them.
+        let per_position = done.tally.nodes_per_position();
+        assert!(
+            (100.0..=800.0).contains(&per_position),
+            "{per_position} nodes a position"
+        );
+        assert!(done.tally.overruns <= done.tally.positions);
         let last = manifest::last_entry(&path).unwrap();
         assert_eq!((last.state.as_str(), last.next_game), ("done", 3));
         assert_eq!(last.positions, done.in_file);
