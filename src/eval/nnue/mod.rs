@@ -240,7 +240,8 @@ impl Network {
         // Each perspective's sum fits i32 (`format::check_range`); their sum, the bias and the scale
         // are taken in i64 as the trainer's reference pass does, then kept below the bands of
         // proven results.
-        let sum = i64::from(screlu_dot(us, w_us)) + i64::from(screlu_dot(them, w_them));
+        let (ours, theirs) = screlu_dots(us, w_us, them, w_them);
+        let sum = i64::from(ours) + i64::from(theirs);
         let value = (sum / i64::from(QA) + out.bias) * i64::from(SCALE) / i64::from(QA * QB);
         let limit = i64::from(Score::TB_WIN_BOUND.0 - 1);
         Score(value.clamp(-limit, limit) as i32)
@@ -363,6 +364,25 @@ fn screlu_dot(acc: &[i16], w: &[i16]) -> i32 {
         };
     }
     portable::screlu_dot(acc, w)
+}
+
+/// Both perspectives' [`screlu_dot`]s, `(Σ us·w_us, Σ them·w_them)`: at the built-in width with
+/// every slice aligned (as the accumulators and the output rows are), one AVX2 call that sums
+/// both at once and folds their lanes together; otherwise the two dots one by one.
+#[inline]
+fn screlu_dots(us: &[i16], w_us: &[i16], them: &[i16], w_them: &[i16]) -> (i32, i32) {
+    #[cfg(target_arch = "x86_64")]
+    if has_avx2()
+        && [us, w_us, them, w_them]
+            .iter()
+            .all(|s| s.len() == BUILT_IN_HIDDEN && is_aligned(s.as_ptr()))
+    {
+        // SAFETY: AVX2 is present (checked at run time), and every slice is the built-in
+        // width long and starts on a 32-byte boundary (checked just above), as the kernel's
+        // aligned loads need.
+        return unsafe { simd::screlu_dot_pair::<BUILT_IN_HIDDEN>(us, w_us, them, w_them) };
+    }
+    (screlu_dot(us, w_us), screlu_dot(them, w_them))
 }
 
 /// The kernels in plain Rust: the definition of what the SIMD ones compute.
@@ -505,6 +525,52 @@ mod simd {
                 }
             }
         }
+    }
+
+    /// Two `screlu_dot`s at once, `(Σ a·wa, Σ b·wb)` in wrapping 32-bit arithmetic like the
+    /// portable sum (whose order does not matter: wrapping addition is associative), their
+    /// lanes folded together at the end.
+    ///
+    /// # Safety
+    /// The CPU must support AVX2; `N` must be a multiple of 16 and above 0; the four slices
+    /// must be at least `N` long and start on a 32-byte boundary.
+    #[target_feature(enable = "avx2")]
+    pub unsafe fn screlu_dot_pair<const N: usize>(
+        a: &[i16],
+        wa: &[i16],
+        b: &[i16],
+        wb: &[i16],
+    ) -> (i32, i32) {
+        debug_assert!(N > 0 && N.is_multiple_of(16));
+        debug_assert!([a, wa, b, wb].iter().all(|s| s.len() >= N));
+        let zero = _mm256_setzero_si256();
+        let qa = _mm256_set1_epi16(QA as i16);
+        let (mut sum_a, mut sum_b) = (_mm256_setzero_si256(), _mm256_setzero_si256());
+        for i in (0..N).step_by(16) {
+            // SAFETY: i + 16 <= N <= every slice's length, and each address is 32·k bytes
+            // past an aligned start (the caller's promises).
+            let (va, vwa, vb, vwb) = unsafe {
+                (
+                    _mm256_load_si256(a.as_ptr().add(i).cast()),
+                    _mm256_load_si256(wa.as_ptr().add(i).cast()),
+                    _mm256_load_si256(b.as_ptr().add(i).cast()),
+                    _mm256_load_si256(wb.as_ptr().add(i).cast()),
+                )
+            };
+            let ca = _mm256_min_epi16(_mm256_max_epi16(va, zero), qa);
+            let cb = _mm256_min_epi16(_mm256_max_epi16(vb, zero), qa);
+            sum_a = _mm256_add_epi32(sum_a, _mm256_madd_epi16(_mm256_mullo_epi16(ca, vwa), ca));
+            sum_b = _mm256_add_epi32(sum_b, _mm256_madd_epi16(_mm256_mullo_epi16(cb, vwb), cb));
+        }
+        // Lanes [a0+a1, a2+a3, b0+b1, b2+b3 | a4+a5, a6+a7, b4+b5, b6+b7], the halves added,
+        // then pairs again: a's total in lane 0, b's in lane 1.
+        let pairs = _mm256_hadd_epi32(sum_a, sum_b);
+        let halves = _mm_add_epi32(
+            _mm256_castsi256_si128(pairs),
+            _mm256_extracti128_si256::<1>(pairs),
+        );
+        let totals = _mm_hadd_epi32(halves, halves);
+        (_mm_cvtsi128_si32(totals), _mm_extract_epi32::<1>(totals))
     }
 
     /// # Safety

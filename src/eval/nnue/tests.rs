@@ -136,6 +136,12 @@ fn simd_kernels_give_the_portable_results() {
         let mut back = vec![0; n];
         portable::update_into(&mut back, x, &[w], &[]);
         assert_eq!(back, a);
+        // Both perspectives' dots at once: at the built-in width, aligned, the paired kernel.
+        assert_eq!(
+            screlu_dots(a, w, v, w),
+            (portable::screlu_dot(a, w), portable::screlu_dot(v, w)),
+            "round {round}"
+        );
     }
 }
 
