@@ -681,6 +681,124 @@ fn train_refuses_a_width_the_engine_cannot_load_before_training() {
     }
 }
 
+/// Every float flag of `train` takes only finite numbers a run can use: `--lr NaN` (or `inf`,
+/// `0`, `3.4e38`) and `--weight-decay NaN` or `inf` trained, printed `train loss NaN`, wrote a
+/// net of zeros and exited 0 (issue 80). Each is a usage error (exit 2) naming the flag and what
+/// it takes, before any data is read.
+#[test]
+fn train_refuses_nan_infinite_and_absurd_float_flags_before_training() {
+    let dir = TempDir::new("train-floats");
+    let out = dir.0.join("net.nnue");
+    let cases: [(&str, &[&str], &str); 6] = [
+        (
+            "--lr",
+            &["NaN", "inf", "0", "3.4e38"],
+            "above 0 and at most 1",
+        ),
+        ("--lr-end", &["NaN", "inf"], "above 0 and at most 1"),
+        ("--weight-decay", &["NaN", "inf", "-0.01"], "from 0 to 1"),
+        ("--lambda", &["NaN", "-inf"], "from 0 to 1"),
+        ("--lambda-end", &["NaN", "2"], "from 0 to 1"),
+        ("--k", &["NaN", "inf", "0"], "above 0 and at most 100000"),
+    ];
+    for (flag, values, takes) in cases {
+        for value in values {
+            let r = run(&[
+                "train",
+                "--data",
+                path_str(&sample_chunk()),
+                "--out",
+                path_str(&out),
+                "--hidden",
+                "16",
+                "--epochs",
+                "1",
+                "--threads",
+                "1",
+                &format!("{flag}={value}"),
+            ]);
+            let what = format!("train {flag} {value}");
+            assert_refused(&r, &what, takes);
+            assert_eq!(r.status.code(), Some(2), "{what}: {}", r.stderr);
+            assert!(
+                r.stderr
+                    .contains(&format!("invalid value '{value}' for '{flag} ")),
+                "{what}: {}",
+                r.stderr
+            );
+            assert!(!r.stderr.contains("epoch"), "{what} trained: {}", r.stderr);
+            assert!(!out.exists(), "{what} wrote a net");
+        }
+    }
+}
+
+/// A run whose loss stops being a number stops, says so and writes no net for it: resumed from
+/// a checkpoint whose `K` is NaN (bytes 28..36 of a version 3 checkpoint), `train` printed
+/// `train loss NaN`, wrote a net of zeros over the good one and exited 0 (issue 80). Now it
+/// exits 1 naming the epoch and batch, and the net and checkpoints of the epoch before stay.
+#[test]
+fn train_stops_when_its_loss_turns_non_finite_and_writes_no_net() {
+    let dir = TempDir::new("train-diverged");
+    let out = dir.0.join("net.nnue");
+    let ck = dir.0.join("ck");
+    let chunk = sample_chunk();
+    let train = |extra: &[&str]| {
+        let mut args = vec![
+            "train",
+            "--data",
+            path_str(&chunk),
+            "--out",
+            path_str(&out),
+            "--hidden",
+            "16",
+            "--epochs",
+            "2",
+            "--threads",
+            "1",
+            "--k",
+            "130",
+            "--checkpoint",
+            path_str(&ck),
+        ];
+        args.extend_from_slice(extra);
+        run(&args)
+    };
+    let r = train(&[]);
+    assert!(r.status.success(), "{}", r.stderr);
+    let good = std::fs::read(&out).unwrap();
+    // As if stopped after its first epoch (the recipe, `--epochs 2` with it, is the same).
+    std::fs::remove_file(ck.join("epoch-0002.ckpt")).unwrap();
+    let first = ck.join("epoch-0001.ckpt");
+    let mut bytes = std::fs::read(&first).unwrap();
+    bytes[28..36].copy_from_slice(&f64::NAN.to_le_bytes());
+    std::fs::write(&first, &bytes).unwrap();
+    let r = train(&["--resume"]);
+    assert_refused(
+        &r,
+        "train --resume from a NaN K",
+        "epoch 2, batch 1: the loss is NaN",
+    );
+    assert_eq!(r.status.code(), Some(1), "{}", r.stderr);
+    assert!(r.stderr.contains("the run has diverged"), "{}", r.stderr);
+    assert!(
+        r.stderr
+            .contains("stopped without writing a net or a checkpoint"),
+        "{}",
+        r.stderr
+    );
+    assert!(r.stdout.is_empty(), "a summary: {}", r.stdout);
+    assert!(!r.stderr.contains("train loss NaN"), "{}", r.stderr);
+    assert_eq!(
+        std::fs::read(&out).unwrap(),
+        good,
+        "the good net was overwritten"
+    );
+    assert!(
+        !ck.join("epoch-0002.ckpt").exists(),
+        "a diverged checkpoint was written"
+    );
+}
+
 /// A run resumed from a checkpoint goes on as the unbroken one only under the recipe and data
 /// it started with: another flag that shapes the run, or data that has gained a chunk since
 /// (as `data/` does between sessions), is refused naming the difference, before any epoch; the

@@ -41,3 +41,121 @@ impl From<EvalArg> for EvaluatorKind {
 pub fn at_least_one() -> clap::builder::RangedU64ValueParser<usize> {
     clap::builder::RangedU64ValueParser::<usize>::new().range(1..)
 }
+
+/// The values a float flag takes: a finite number from `low` (or above it, when `low` itself is
+/// refused) to `high`. NaN and the infinities are never in it: Rust reads `NaN`, `inf` and
+/// `infinity` as floats, and a float flag without bounds took them as given (`train --lr NaN`
+/// trained a net of zeros and exited 0, `tune --time-limit inf` panicked making a `Duration`).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct FloatRange {
+    low: f64,
+    /// Whether `low` itself is refused: a learning rate must be above 0, a share may be 0.
+    above_low: bool,
+    high: f64,
+}
+
+impl FloatRange {
+    /// Above `low` (not `low` itself) and at most `high`.
+    pub const fn above(low: f64, high: f64) -> FloatRange {
+        FloatRange {
+            low,
+            above_low: true,
+            high,
+        }
+    }
+
+    /// From `low` to `high`, both taken.
+    pub const fn from_to(low: f64, high: f64) -> FloatRange {
+        FloatRange {
+            low,
+            above_low: false,
+            high,
+        }
+    }
+
+    /// Whether `x` is in the range (never NaN or an infinity, whatever the bounds).
+    pub fn contains(&self, x: f64) -> bool {
+        let low_ok = if self.above_low {
+            x > self.low
+        } else {
+            x >= self.low
+        };
+        x.is_finite() && low_ok && x <= self.high
+    }
+
+    /// `value` read as a float in the range; the error says what the flag takes (clap names
+    /// the flag and the value before it).
+    pub fn parse(&self, value: &str) -> Result<f64, String> {
+        match value.parse::<f64>() {
+            Ok(x) if self.contains(x) => Ok(x),
+            Ok(x) if !x.is_finite() => Err(format!("not a finite number: it takes {self}")),
+            Ok(_) => Err(format!("out of range: it takes {self}")),
+            Err(_) => Err(format!("not a number: it takes {self}")),
+        }
+    }
+
+    /// The clap value parser of a flag of this range: anything outside it is a usage error
+    /// (exit 2) before any work, as for the counts ([`at_least_one`]).
+    pub fn parser(self) -> impl Fn(&str) -> Result<f64, String> + Clone + Send + Sync + 'static {
+        move |value: &str| self.parse(value)
+    }
+}
+
+impl std::fmt::Display for FloatRange {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        if self.above_low {
+            write!(f, "a number above {} and at most {}", self.low, self.high)
+        } else {
+            write!(f, "a number from {} to {}", self.low, self.high)
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::FloatRange;
+
+    /// NaN, the infinities and numbers past either bound are refused, each saying what the flag
+    /// takes; the bounds themselves are taken unless the range is "above" its low end.
+    #[test]
+    fn a_float_range_refuses_nan_infinities_and_numbers_outside_it() {
+        let share = FloatRange::from_to(0.0, 1.0);
+        let rate = FloatRange::above(0.0, 1.0);
+        for (range, good) in [(share, &["0", "1", "0.25"][..]), (rate, &["1", "1e-9"][..])] {
+            for value in good {
+                assert_eq!(range.parse(value), Ok(value.parse().unwrap()), "{value}");
+            }
+        }
+        for (range, bad, why) in [
+            (
+                share,
+                "NaN",
+                "not a finite number: it takes a number from 0 to 1",
+            ),
+            (share, "-inf", "not a finite number"),
+            (
+                rate,
+                "inf",
+                "not a finite number: it takes a number above 0 and at most 1",
+            ),
+            (rate, "infinity", "not a finite number"),
+            (
+                rate,
+                "0",
+                "out of range: it takes a number above 0 and at most 1",
+            ),
+            (share, "-0.1", "out of range"),
+            (share, "1.0000001", "out of range"),
+            (rate, "3.4e38", "out of range"),
+            (
+                rate,
+                "x",
+                "not a number: it takes a number above 0 and at most 1",
+            ),
+            (rate, "", "not a number"),
+        ] {
+            let e = range.parse(bad).unwrap_err();
+            assert!(e.contains(why), "{bad}: {e}");
+        }
+    }
+}

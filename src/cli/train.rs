@@ -8,7 +8,7 @@ use std::time::Instant;
 
 use shakmaty::CastlingMode;
 
-use super::at_least_one;
+use super::{at_least_one, FloatRange};
 use crate::datagen::training::Filter;
 use crate::datagen::GameResult;
 use crate::eval::nnue::format;
@@ -51,28 +51,30 @@ pub struct Args {
     #[arg(long, default_value_t = 16384, value_parser = at_least_one())]
     pub batch: usize,
     /// AdamW's learning rate at the start; a cosine takes it to `--lr-end` by the last step.
-    #[arg(long, default_value_t = 0.001)]
+    /// Above 0 and at most 1 (`LEARNING_RATE`).
+    #[arg(long, default_value_t = 0.001, value_parser = LEARNING_RATE.parser())]
     pub lr: f64,
     /// The learning rate the cosine ends at, after the last step: above 0 and at most `--lr`
     /// (default: 0.000005, the built-in net's, or `--lr` where that is lower).
-    #[arg(long, value_name = "LR", value_parser = positive)]
+    #[arg(long, value_name = "LR", value_parser = LEARNING_RATE.parser())]
     pub lr_end: Option<f64>,
-    /// AdamW's decoupled weight decay (weights only, not biases).
-    #[arg(long, default_value_t = 0.01)]
+    /// AdamW's decoupled weight decay (weights only, not biases): 0 to 1 (`WEIGHT_DECAY`).
+    #[arg(long, default_value_t = 0.01, value_parser = WEIGHT_DECAY.parser())]
     pub weight_decay: f64,
     /// Weight of the game result in the target; the rest is the search score's expected result.
-    /// The first epoch's (default 0.1); given without `--lambda-end`, it holds for every epoch.
-    #[arg(long, value_name = "LAMBDA")]
+    /// The first epoch's (0 to 1; default 0.1); given without `--lambda-end`, it holds for every
+    /// epoch.
+    #[arg(long, value_name = "LAMBDA", value_parser = LAMBDA.parser())]
     pub lambda: Option<f64>,
-    /// λ of the last epoch, reached in equal steps from `--lambda` at the first (in 0..=1;
+    /// λ of the last epoch, reached in equal steps from `--lambda` at the first (0 to 1;
     /// default: 0.3, the built-in net's, unless `--lambda` is given, which then holds flat).
-    #[arg(long, value_name = "LAMBDA")]
+    #[arg(long, value_name = "LAMBDA", value_parser = LAMBDA.parser())]
     pub lambda_end: Option<f64>,
     /// Seed of the initial weights and of every epoch's shuffle.
     #[arg(long, default_value_t = 1)]
     pub seed: u64,
-    /// Use this `K` (centipawns) instead of fitting one.
-    #[arg(long)]
+    /// Use this `K` (centipawns) instead of fitting one: above 0 and at most 100000 (`K`).
+    #[arg(long, value_parser = K.parser())]
     pub k: Option<f64>,
     /// Worker threads (default: all cores); the net does not depend on it.
     #[arg(long, value_parser = at_least_one())]
@@ -124,14 +126,28 @@ fn count_the_engine_loads(
     Ok(count)
 }
 
-/// `--lr-end`: a finite number above 0.
-fn positive(value: &str) -> Result<f64, String> {
-    match value.parse::<f64>() {
-        Ok(x) if x > 0.0 && x.is_finite() => Ok(x),
-        Ok(_) => Err("must be above 0 (the cosine falls to it, not through it)".into()),
-        Err(_) => Err("not a number".into()),
-    }
-}
+// Every float flag goes through its range's parser ([`FloatRange`]): NaN, an infinity or a
+// number no run can use is a usage error (exit 2) before anything is read. Unbounded, `--lr NaN`
+// (or `inf`, `0`, `3.4e38`) and `--weight-decay NaN` trained, printed `train loss NaN`, wrote a
+// net of zeros and exited 0.
+
+/// `--lr` and `--lr-end`: above 0 (the cosine falls to the end, not through it) and at most 1.
+/// AdamW moves every weight by about the learning rate each step, and the output weights are
+/// clipped to ±1.98: a rate of 1 already moves them by a quarter of their range a step (the
+/// built-in net's starts at 0.001).
+pub const LEARNING_RATE: FloatRange = FloatRange::above(0.0, 1.0);
+
+/// `--weight-decay`: 0 to 1. A step shrinks a weight by `lr · decay` of itself; with `--lr` at
+/// most 1 that share stays at most 1, so the decay shrinks a weight and never flips its sign
+/// (which grows it without bound once the share passes 2).
+pub const WEIGHT_DECAY: FloatRange = FloatRange::from_to(0.0, 1.0);
+
+/// `--lambda` and `--lambda-end`: the game result's share of the target.
+pub const LAMBDA: FloatRange = FloatRange::from_to(0.0, 1.0);
+
+/// `--k` (centipawns): above 0, and at most twenty times the top of the fit's search range
+/// (5000 cp): past that every target and every prediction is within a hair of one half.
+pub const K: FloatRange = FloatRange::above(0.0, 100_000.0);
 
 /// `--output-buckets`: a count the engine loads ([`format::check_buckets`]).
 fn output_buckets(value: &str) -> Result<usize, String> {
@@ -229,25 +245,15 @@ fn lambda_schedule(args: &Args) -> String {
     }
 }
 
-/// The checks of what clap's value ranges cannot say (the counts are refused by clap), and
-/// of the paths, before a minute goes into loading the data or an epoch into training.
+/// The checks of what clap's value ranges cannot say (the counts and every float flag alone are
+/// refused by clap), and of the paths, before a minute goes into loading the data or an epoch
+/// into training.
 fn check(args: &Args) -> Result<(), String> {
-    for (flag, lambda) in [
-        ("--lambda", Some(args.lambda())),
-        ("--lambda-end", args.lambda_end()),
-    ] {
-        if let Some(lambda) = lambda.filter(|l| !(0.0..=1.0).contains(l)) {
-            return Err(format!("{flag} {lambda} is not in 0..=1"));
-        }
-    }
     if let Some(end) = args.lr_end.filter(|&end| end > args.lr) {
         return Err(format!(
             "--lr-end {end} is above --lr {}: the learning rate only falls",
             args.lr
         ));
-    }
-    if args.k.is_some_and(|k| k <= 0.0 || !k.is_finite()) {
-        return Err("--k must be a positive number".into());
     }
     for path in &args.data {
         // Files and folders both: what is in them is judged by the chunk reader.
@@ -514,6 +520,14 @@ fn train(args: &Args) -> Result<String, String> {
             },
         );
         bar.finish_and_clear();
+        // A diverged epoch's net is no net (its weights quantise to zeros): neither it nor its
+        // checkpoint is written, and the run ends with an error.
+        let report = report.map_err(|e| {
+            format!(
+                "{e}; stopped without writing a net or a checkpoint for it (those of the epochs \
+                 before it are kept)"
+            )
+        })?;
         let seconds = start.elapsed().as_secs_f64();
         write_net(&args.out, &quantise_centred(&state.net, &loaded.train))?;
         if let Some(dir) = &args.checkpoint {
@@ -622,8 +636,14 @@ mod tests {
                 .to_string();
             assert!(e.contains("invalid value") && e.contains("--lr-end"), "{e}");
         }
-        let e = check(&parse(&["--lambda-end", "1.5"])).unwrap_err();
-        assert!(e.contains("--lambda-end 1.5 is not in 0..=1"), "{e}");
+        let e = Cli::try_parse_from(["train", "--lambda-end", "1.5"])
+            .err()
+            .expect("--lambda-end 1.5 accepted")
+            .to_string();
+        assert!(
+            e.contains("'1.5' for '--lambda-end") && e.contains("from 0 to 1"),
+            "{e}"
+        );
         let ok = parse(&[
             "--lr",
             "0.001",
@@ -640,6 +660,65 @@ mod tests {
             e.starts_with("--data"),
             "the recipe passed, the paths are next: {e}"
         );
+    }
+
+    /// Every float flag refuses NaN, the infinities and numbers no run can use, as a usage
+    /// error naming the flag and what it takes, before anything is read: `--lr NaN` (or `inf`,
+    /// `0`, `3.4e38`) and `--weight-decay NaN` trained a net of zeros and exited 0. Each bound
+    /// itself is taken.
+    #[test]
+    fn every_float_flag_refuses_nan_infinities_and_values_no_run_can_use() {
+        let flags = [
+            ("--lr", LEARNING_RATE),
+            ("--lr-end", LEARNING_RATE),
+            ("--weight-decay", WEIGHT_DECAY),
+            ("--lambda", LAMBDA),
+            ("--lambda-end", LAMBDA),
+            ("--k", K),
+        ];
+        for (flag, range) in flags {
+            for bad in [
+                "NaN", "nan", "inf", "-inf", "infinity", "3.4e38", "-1", "1e400",
+            ] {
+                let e = Cli::try_parse_from(["train", &format!("{flag}={bad}")])
+                    .err()
+                    .unwrap_or_else(|| panic!("{flag} {bad} accepted"))
+                    .to_string();
+                assert!(
+                    e.contains(&format!("'{bad}' for '{flag} ")) && e.contains(&range.to_string()),
+                    "{flag} {bad}: {e}"
+                );
+            }
+        }
+        for bad in [
+            "--lr=0",
+            "--lr-end=0",
+            "--k=0",
+            "--lr=1.5",
+            "--weight-decay=1.01",
+        ] {
+            assert!(
+                Cli::try_parse_from(["train", bad]).is_err(),
+                "{bad} accepted"
+            );
+        }
+        let edges = parse(&[
+            "--lr=1",
+            "--lr-end=1e-12",
+            "--weight-decay=0",
+            "--lambda=0",
+            "--lambda-end=1",
+            "--k=100000",
+        ]);
+        assert_eq!(
+            (edges.lr, edges.lr_end, edges.weight_decay),
+            (1.0, Some(1e-12), 0.0)
+        );
+        assert_eq!(
+            (edges.lambda(), edges.lambda_end(), edges.k),
+            (0.0, Some(1.0), Some(1e5))
+        );
+        assert_eq!(parse(&["--weight-decay=1"]).weight_decay, 1.0);
     }
 
     #[test]

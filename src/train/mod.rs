@@ -282,13 +282,19 @@ fn adamw_step(state: &mut TrainState, grad: &[f32], lr: f64, weight_decay: f64) 
 /// Trains one epoch (the one after `state.epoch`) over `train` in a shuffled order, calling
 /// `progress` with the positions done after every batch; returns the epoch's numbers, the
 /// validation loss measured after it.
+///
+/// A run whose loss or weights stop being finite numbers is over: nothing trained after it is
+/// a net (every weight NaN quantises to 0, and such a run once wrote that net and exited 0). It
+/// stops at the first batch whose loss is not finite, or at the end of the epoch if the last
+/// step broke the weights, with an error saying where; `state` is then not to be used, and its
+/// epoch is not counted.
 pub fn train_epoch(
     state: &mut TrainState,
     train: &[Sample],
     validation: &[Sample],
     config: &TrainConfig,
     mut progress: impl FnMut(usize),
-) -> EpochReport {
+) -> Result<EpochReport, String> {
     let order = epoch_order(train.len(), config.seed, state.epoch);
     let target = config.target_at(state.epoch);
     let total_steps = steps_per_epoch(train.len(), config.batch) * config.epochs as u64;
@@ -299,19 +305,48 @@ pub fn train_epoch(
     for (done, indices) in order.chunks(config.batch.max(1)).enumerate() {
         batch.clear();
         batch.extend(indices.iter().map(|&i| train[i as usize]));
-        loss_sum += batch_gradient(&state.net, &batch, target, &mut buffers, &mut grad);
+        let batch_loss = batch_gradient(&state.net, &batch, target, &mut buffers, &mut grad);
+        if !batch_loss.is_finite() {
+            return Err(diverged(
+                state.epoch,
+                done,
+                &format!("the loss is {batch_loss}"),
+            ));
+        }
+        loss_sum += batch_loss;
         lr = learning_rate(config.lr, config.final_lr_share(), state.step, total_steps);
         adamw_step(state, &grad, lr, config.weight_decay);
         progress((done * config.batch + batch.len()).min(train.len()));
     }
+    // The last step's weights are measured by no batch of this epoch: they are looked at here.
+    let last_batch = order.len().div_ceil(config.batch.max(1)).saturating_sub(1);
+    if let Some(i) = state.net.params.iter().position(|p| !p.is_finite()) {
+        let what = format!("weight {i} is {}", state.net.params[i]);
+        return Err(diverged(state.epoch, last_batch, &what));
+    }
+    let validation_loss = (!validation.is_empty()).then(|| loss(&state.net, validation, target));
+    if let Some(v) = validation_loss.filter(|v| !v.is_finite()) {
+        let what = format!("the validation loss is {v}");
+        return Err(diverged(state.epoch, last_batch, &what));
+    }
     state.epoch += 1;
-    EpochReport {
+    Ok(EpochReport {
         epoch: state.epoch,
         train_loss: loss_sum / train.len().max(1) as f64,
-        validation_loss: (!validation.is_empty()).then(|| loss(&state.net, validation, target)),
+        validation_loss,
         lr,
         lambda: target.lambda,
-    }
+    })
+}
+
+/// The error of a run that stopped being numbers at batch `batch` (0-based) of the epoch after
+/// `epochs_done`.
+fn diverged(epochs_done: usize, batch: usize, what: &str) -> String {
+    format!(
+        "epoch {}, batch {}: {what}: the run has diverged (not a finite number)",
+        epochs_done + 1,
+        batch + 1
+    )
 }
 
 #[cfg(test)]

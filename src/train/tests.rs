@@ -48,7 +48,7 @@ fn train_in_pool(threads: usize, samples: &[Sample], config: &TrainConfig) -> Tr
     pool.install(|| {
         let mut state = TrainState::new(config.hidden, config.buckets, config.seed);
         while state.epoch < config.epochs {
-            train_epoch(&mut state, samples, &[], config, |_| {});
+            train_epoch(&mut state, samples, &[], config, |_| {}).unwrap();
         }
         state
     })
@@ -182,7 +182,7 @@ fn a_resumed_run_ends_where_an_unbroken_one_does() {
     let unbroken = train_in_pool(2, &samples, &config);
     let dir = std::env::temp_dir().join(format!("cutoff-train-resume-{}", std::process::id()));
     let mut first = TrainState::new(16, OUTPUT_BUCKETS, config.seed);
-    train_epoch(&mut first, &samples, &[], &config, |_| {});
+    train_epoch(&mut first, &samples, &[], &config, |_| {}).unwrap();
     checkpoint::save(&dir, &first, TARGET.k, "").unwrap();
     let checkpoint::Checkpoint {
         state: mut resumed,
@@ -193,7 +193,7 @@ fn a_resumed_run_ends_where_an_unbroken_one_does() {
     assert_eq!(k, TARGET.k);
     assert_eq!(resumed, first);
     while resumed.epoch < config.epochs {
-        train_epoch(&mut resumed, &samples, &[], &config, |_| {});
+        train_epoch(&mut resumed, &samples, &[], &config, |_| {}).unwrap();
     }
     assert_eq!(resumed, unbroken);
 }
@@ -584,8 +584,8 @@ fn the_learning_rate_falls_to_lr_end_by_the_last_step() {
     assert!((end - 2e-6).abs() <= 1e-15 * 2e-6, "{end}");
     assert!(learning_rate(config.lr, share, total / 2, total) > 0.0009);
     let mut state = TrainState::new(16, 1, config.seed);
-    train_epoch(&mut state, &samples, &[], &config, |_| {});
-    let last = train_epoch(&mut state, &samples, &[], &config, |_| {});
+    train_epoch(&mut state, &samples, &[], &config, |_| {}).unwrap();
+    let last = train_epoch(&mut state, &samples, &[], &config, |_| {}).unwrap();
     assert_eq!(state.step, total);
     let slack = (config.lr - 2e-6) * (std::f64::consts::PI / (2 * total) as f64).sin().powi(2);
     assert!(
@@ -613,21 +613,21 @@ fn lambda_rises_from_the_first_epoch_to_the_last_and_each_epoch_trains_on_its_ow
     let samples = sample_positions(2000);
     let mut state = TrainState::new(16, 1, rising.seed);
     let reports: Vec<EpochReport> = (0..3)
-        .map(|_| train_epoch(&mut state, &samples, &[], &rising, |_| {}))
+        .map(|_| train_epoch(&mut state, &samples, &[], &rising, |_| {}).unwrap())
         .collect();
     assert_eq!(reports[0].lambda, lambdas[0]);
     assert_eq!(reports[2].lambda, lambdas[2]);
     // The third epoch again, from the state after the second, with λ flat at its value.
     let mut again = TrainState::new(16, 1, rising.seed);
     for _ in 0..2 {
-        train_epoch(&mut again, &samples, &[], &rising, |_| {});
+        train_epoch(&mut again, &samples, &[], &rising, |_| {}).unwrap();
     }
     let at_third = TrainConfig {
         target: rising.target_at(2),
         lambda_end: None,
         ..rising
     };
-    train_epoch(&mut again, &samples, &[], &at_third, |_| {});
+    train_epoch(&mut again, &samples, &[], &at_third, |_| {}).unwrap();
     assert_eq!(again, state);
 }
 
@@ -715,4 +715,34 @@ fn writing_a_net_or_a_checkpoint_leaves_a_file_named_like_a_temporary_one_alone(
     }
     assert!(crate::eval::Network::load(&out).is_ok());
     std::fs::remove_dir_all(&dir).unwrap();
+}
+
+/// A run whose loss stops being a number stops: a learning rate of NaN (or one so large that the
+/// weights overflow) gave every later batch a NaN loss, and the epoch ended with a report of a
+/// NaN loss and weights of NaN, which quantise to a net of zeros. Now the epoch is an error
+/// naming where it diverged, and is not counted.
+#[test]
+fn an_epoch_whose_loss_or_weights_turn_non_finite_is_an_error_not_a_report() {
+    let samples = sample_positions(1000);
+    for lr in [f64::NAN, f64::INFINITY, 1e30] {
+        let config = config(16, 1, 100, lr);
+        let mut state = TrainState::new(16, 1, config.seed);
+        let e = train_epoch(&mut state, &samples, &samples[..100], &config, |_| {}).unwrap_err();
+        assert!(
+            e.starts_with("epoch 1, batch ") && e.contains("the run has diverged"),
+            "lr {lr}: {e}"
+        );
+        assert_eq!(state.epoch, 0, "lr {lr}: the diverged epoch was counted");
+    }
+    // A target that is no number (a K of NaN, as from a damaged checkpoint) at the first batch.
+    let config = TrainConfig {
+        target: Target {
+            k: f64::NAN,
+            ..TARGET
+        },
+        ..config(16, 1, 100, 0.001)
+    };
+    let mut state = TrainState::new(16, 1, config.seed);
+    let e = train_epoch(&mut state, &samples, &[], &config, |_| {}).unwrap_err();
+    assert!(e.starts_with("epoch 1, batch 1: the loss is NaN"), "{e}");
 }
