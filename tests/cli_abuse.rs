@@ -1189,6 +1189,55 @@ fn tune_refuses_an_out_it_cannot_write_before_its_epochs() {
     assert!(!r.stderr.contains("epoch"), "tuned first: {}", r.stderr);
 }
 
+/// `tune` took `--lr`, `--l2`, `--k` and `--validation` of NaN or `inf`, ran and wrote a
+/// weights file, exit 0; `--time-limit` of NaN, `inf` or `1e300` panicked converting it to a
+/// `Duration` (exit 101) (issue 80). Each is a usage error (exit 2) naming the flag and what it
+/// takes, before the data is read, and nothing is written.
+#[test]
+fn tune_refuses_nan_infinite_and_absurd_float_flags_and_time_limits() {
+    let dir = TempDir::new("tune-floats");
+    let out = dir.0.join("weights.rs");
+    let cases: [(&str, &[&str], &str); 6] = [
+        ("--lr", &["NaN", "inf"], "above 0 and at most 1000"),
+        ("--l2", &["NaN", "inf"], "from 0 to 1"),
+        ("--k", &["NaN", "inf"], "above 0 and at most 100"),
+        ("--validation", &["NaN", "inf"], "from 0 to 0.5"),
+        ("--lambda", &["NaN"], "from 0 to 1"),
+        (
+            "--time-limit",
+            &["NaN", "inf", "1e300", "-1"],
+            "above 0 and at most 31536000",
+        ),
+    ];
+    for (flag, values, takes) in cases {
+        for value in values {
+            let r = run(&[
+                "tune",
+                "--data",
+                path_str(&sample_bin()),
+                "--epochs",
+                "2",
+                "--threads",
+                "1",
+                "--out",
+                path_str(&out),
+                &format!("{flag}={value}"),
+            ]);
+            let what = format!("tune {flag} {value}");
+            assert_refused(&r, &what, takes);
+            assert_eq!(r.status.code(), Some(2), "{what}: {}", r.stderr);
+            assert!(
+                r.stderr
+                    .contains(&format!("invalid value '{value}' for '{flag} ")),
+                "{what}: {}",
+                r.stderr
+            );
+            assert!(!r.stderr.contains("epoch"), "{what} tuned: {}", r.stderr);
+            assert!(!out.exists(), "{what} wrote weights");
+        }
+    }
+}
+
 /// `--convert` to a folder named `x.vf` said "exists; pass --append", then with `--append`
 /// "Is a directory": both say what is wrong now.
 #[test]

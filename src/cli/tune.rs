@@ -5,7 +5,7 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 use std::time::{Duration, Instant};
 
-use super::at_least_one;
+use super::{at_least_one, FloatRange};
 use crate::tune::features::Dataset;
 use crate::tune::{error, fit_k, train, weights_file, TrainConfig, DEFAULT_L2};
 use crate::util::{checked_threads, worker_pool};
@@ -21,27 +21,31 @@ pub struct Args {
     /// text lines `<fen> | <result>`. Of the records only the quiet positions are used.
     #[arg(long)]
     pub data: PathBuf,
-    /// Weight of the game result in the target; the rest is the search score's expected result.
-    #[arg(long, default_value_t = 1.0)]
+    /// Weight of the game result in the target; the rest is the search score's expected result
+    /// (0 to 1).
+    #[arg(long, default_value_t = 1.0, value_parser = LAMBDA.parser())]
     pub lambda: f64,
     /// Full passes over the data (one Adam step each).
     #[arg(long, default_value_t = 1000, value_parser = at_least_one())]
     pub epochs: usize,
-    /// Adam step size, in centipawns.
-    #[arg(long, default_value_t = 1.0)]
+    /// Adam step size, in centipawns: above 0 and at most 1000 (`LEARNING_RATE`).
+    #[arg(long, default_value_t = 1.0, value_parser = LEARNING_RATE.parser())]
     pub lr: f64,
-    /// Penalty per squared centipawn of distance from the starting weights (see `TrainConfig`).
-    #[arg(long, default_value_t = DEFAULT_L2)]
+    /// Penalty per squared centipawn of distance from the starting weights (see `TrainConfig`):
+    /// 0 to 1 (`L2`).
+    #[arg(long, default_value_t = DEFAULT_L2, value_parser = L2.parser())]
     pub l2: f64,
     /// Share of the data held out to measure overfitting; the weights of the epoch with the
-    /// lowest held-out error are written. 0 trains on everything and writes the last epoch.
-    #[arg(long, default_value_t = 0.1)]
+    /// lowest held-out error are written. 0 trains on everything and writes the last epoch; at
+    /// most 0.5 (`VALIDATION`: one block in two).
+    #[arg(long, default_value_t = 0.1, value_parser = VALIDATION.parser())]
     pub validation: f64,
-    /// Stop earlier when this many seconds have passed.
-    #[arg(long)]
-    pub time_limit: Option<f64>,
-    /// Use this scaling constant instead of fitting one.
-    #[arg(long)]
+    /// Stop earlier when this many seconds have passed: above 0 and at most 31536000, a year
+    /// (`TIME_LIMIT`).
+    #[arg(long, value_name = "SECONDS", value_parser = time_limit)]
+    pub time_limit: Option<Duration>,
+    /// Use this scaling constant instead of fitting one: above 0 and at most 100 (`K`).
+    #[arg(long, value_parser = K.parser())]
     pub k: Option<f64>,
     /// Where to write the weights (Rust source); checked before the data is loaded.
     #[arg(long, default_value = "src/eval/classical/weights.rs")]
@@ -52,6 +56,42 @@ pub struct Args {
     /// Print the error every this many epochs (and at the first and last).
     #[arg(long, default_value_t = 1, value_parser = at_least_one())]
     pub report_every: usize,
+}
+
+// Every float flag goes through its range's parser ([`FloatRange`]): NaN, an infinity or a
+// number no run can use is a usage error (exit 2) before the data is read. Unbounded, `--lr`,
+// `--l2`, `--k` and `--validation` of NaN or `inf` ran and wrote a weights file, exit 0, and
+// `--time-limit` of NaN, `inf` or `1e300` panicked making a `Duration` (exit 101).
+
+/// `--lambda`: the game result's share of the target.
+pub const LAMBDA: FloatRange = FloatRange::from_to(0.0, 1.0);
+
+/// `--lr` (centipawns): above 0, and at most 1000, ten pawns. Adam moves every weight by about
+/// the step size each epoch: at 1000 one epoch already moves a pawn's weight by more than a
+/// queen is worth (the committed weights were tuned with 1).
+pub const LEARNING_RATE: FloatRange = FloatRange::above(0.0, 1000.0);
+
+/// `--l2`: 0 to 1. The committed weights were tuned with 4e-9 and the runs measured went up to
+/// 1e-6 (docs/tuning.md); the error is a mean of squares below 1, and a penalty of 1 per squared
+/// centipawn already holds every weight at its start.
+pub const L2: FloatRange = FloatRange::from_to(0.0, 1.0);
+
+/// `--validation`: 0 to one half. One block in `round(1 / share)` is held out, and never fewer
+/// than one in two, so a share above a half held out a half all the same.
+pub const VALIDATION: FloatRange = FloatRange::from_to(0.0, 0.5);
+
+/// `--k`: above 0, and at most twenty times the top of the fit's search range (5): past that
+/// the sigmoid is a step at 0 and the error measures only the sign of the evaluation.
+pub const K: FloatRange = FloatRange::above(0.0, 100.0);
+
+/// `--time-limit` (seconds): above 0 (a run of no epoch writes the weights it started from) and
+/// at most a year, 365 days: long past any run, and far inside what a `Duration` holds (an
+/// unbounded `1e300` or `inf` panicked converting).
+pub const TIME_LIMIT: FloatRange = FloatRange::above(0.0, 365.0 * 24.0 * 3600.0);
+
+/// `--time-limit`: seconds in [`TIME_LIMIT`], as the `Duration` the tuner stops at.
+fn time_limit(value: &str) -> Result<Duration, String> {
+    TIME_LIMIT.parse(value).map(Duration::from_secs_f64)
 }
 
 /// The command line as typed, for the generated file's header.
@@ -115,9 +155,6 @@ fn load(args: &Args) -> Result<(Dataset, Option<Dataset>), String> {
 }
 
 fn tune(args: &Args) -> Result<String, String> {
-    if !(0.0..=1.0).contains(&args.lambda) {
-        return Err(format!("--lambda {} is not in 0..=1", args.lambda));
-    }
     // Before the data and the epochs: a path that cannot take the weights fails now.
     crate::files::check_output(&args.out).map_err(|e| format!("--out {e}"))?;
     let (mut data, validation) = load(args)?;
@@ -153,7 +190,7 @@ fn tune(args: &Args) -> Result<String, String> {
         epochs: args.epochs,
         lr: args.lr,
         l2: args.l2,
-        time_limit: args.time_limit.map(Duration::from_secs_f64),
+        time_limit: args.time_limit,
     };
     let epochs = train(
         &data,
@@ -202,4 +239,69 @@ fn tune(args: &Args) -> Result<String, String> {
         epochs.len(),
         args.out.display()
     ))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use clap::Parser;
+
+    #[derive(Parser)]
+    struct Cli {
+        #[command(flatten)]
+        args: Args,
+    }
+
+    /// `--time-limit` of NaN, `inf` or `1e300` panicked ("cannot convert float seconds to
+    /// Duration", exit 101) and `--lr`, `--l2`, `--k`, `--validation` of NaN or `inf` ran: each
+    /// is a usage error naming the flag and what it takes; the bounds themselves are taken.
+    #[test]
+    fn every_float_flag_refuses_nan_infinities_and_values_no_run_can_use() {
+        let flags = [
+            ("--lambda", LAMBDA),
+            ("--lr", LEARNING_RATE),
+            ("--l2", L2),
+            ("--validation", VALIDATION),
+            ("--time-limit", TIME_LIMIT),
+            ("--k", K),
+        ];
+        for (flag, range) in flags {
+            for bad in ["NaN", "inf", "-inf", "1e300", "-1"] {
+                let e = Cli::try_parse_from(["tune", "--data", "x", &format!("{flag}={bad}")])
+                    .err()
+                    .unwrap_or_else(|| panic!("{flag} {bad} accepted"))
+                    .to_string();
+                assert!(
+                    e.contains(&format!("'{bad}' for '{flag} ")) && e.contains(&range.to_string()),
+                    "{flag} {bad}: {e}"
+                );
+            }
+        }
+        for bad in ["--lr=0", "--k=0", "--time-limit=0", "--validation=0.6"] {
+            let parsed = Cli::try_parse_from(["tune", "--data", "x", bad]);
+            assert!(parsed.is_err(), "{bad} accepted");
+        }
+        let edges = Cli::parse_from([
+            "tune",
+            "--data",
+            "x",
+            "--lambda=0",
+            "--lr=1000",
+            "--l2=1",
+            "--validation=0.5",
+            "--time-limit=31536000",
+            "--k=100",
+        ])
+        .args;
+        assert_eq!(
+            (edges.lambda, edges.lr, edges.l2, edges.validation, edges.k),
+            (0.0, 1000.0, 1.0, 0.5, Some(100.0))
+        );
+        assert_eq!(edges.time_limit, Some(Duration::from_secs(31_536_000)));
+        let zeros = Cli::parse_from(["tune", "--data", "x", "--l2=0", "--validation=0"]).args;
+        assert_eq!(
+            (zeros.l2, zeros.validation, zeros.time_limit),
+            (0.0, 0.0, None)
+        );
+    }
 }
