@@ -384,6 +384,12 @@ fn tree_refuses_bad_trees_with_a_message_not_a_stack_overflow() {
             "[1,99999999999999999999999]".to_string(),
             "range",
         ),
+        // Its `abs()` wrapped to itself and passed the range check (issue 80).
+        (
+            "i64::MIN leaf",
+            "[-9223372036854775808]".to_string(),
+            "number -9223372036854775808 out of range",
+        ),
         ("nested 65000 deep", deep_arg, "nesting"),
         ("junk", "\u{fffd}[".to_string(), "expected"),
     ];

@@ -193,10 +193,13 @@ impl Parser {
             self.pos += 1;
         }
         let text: String = self.chars[start..self.pos].iter().collect();
+        // A range, not `v.abs() <= MAX_LEAF`: the absolute value of `i64::MIN` is no `i64` (it
+        // wraps to itself in a release build, which is negative and passed the check, and
+        // panics in a debug one).
         let value = text
             .parse::<Value>()
             .ok()
-            .filter(|v| v.abs() <= MAX_LEAF)
+            .filter(|v| (-MAX_LEAF..=MAX_LEAF).contains(v))
             .ok_or_else(|| ParseError {
                 column: start + 1,
                 message: format!("number {text} out of range (at most 15 digits)"),
@@ -280,6 +283,29 @@ mod tests {
         assert_eq!(err("[1,-]").column, 5);
         assert_eq!(err("").column, 1);
         assert_eq!(err("[1,9999999999999999]").column, 4);
+    }
+
+    /// `i64::MIN` passed the range check (its `abs()` wrapped to itself) and `cutoff tree`
+    /// reported a minimax/alpha-beta mismatch on it (issue 80); it is out of range as every
+    /// leaf past ±`MAX_LEAF` is, and `±MAX_LEAF` itself reads.
+    #[test]
+    fn the_most_negative_i64_leaf_is_out_of_range_like_any_leaf_past_the_limit() {
+        for leaf in [
+            i64::MIN,
+            i64::MIN + 1,
+            -MAX_LEAF - 1,
+            MAX_LEAF + 1,
+            i64::MAX,
+        ] {
+            let err = BracketTree::parse(&format!("[1,{leaf}]")).unwrap_err();
+            assert_eq!(err.column, 4, "{leaf}");
+            assert!(err.message.contains("out of range"), "{leaf}: {err}");
+        }
+        let edges = BracketTree::parse(&format!("[{},{MAX_LEAF}]", -MAX_LEAF)).unwrap();
+        assert_eq!(
+            edges.to_brackets(ROOT),
+            "[-999999999999999,999999999999999]"
+        );
     }
 
     #[test]
