@@ -1270,8 +1270,10 @@ impl Run {
         Ok(())
     }
 
-    fn step(&mut self, bytes: &[u8], eol: Eol) -> Result<(), TestCaseError> {
-        let text = String::from_utf8_lossy(bytes).into_owned();
+    /// Sends `bytes`, which the engine reads as `read` (the same bytes but a byte-order mark
+    /// that starts the input).
+    fn step(&mut self, bytes: &[u8], read: &[u8], eol: Eol) -> Result<(), TestCaseError> {
+        let text = String::from_utf8_lossy(read).into_owned();
         let expect = classify(&text, self.chess960);
         let idle = self.owed.is_empty();
         if let Expect::Go(GoKind::Search { .. }) = expect {
@@ -1401,17 +1403,25 @@ fn run_stream(stream: &Stream) -> Result<(), TestCaseError> {
         run.send("uci");
         run.sync(0)?;
     }
+    // The engine drops a UTF-8 byte-order mark that starts its input (issue 80): the first
+    // line sent is read without it, every later one as sent.
+    let mut first_line = !stream.handshake;
     for step in &stream.steps {
         match step {
             Step::Wait(ms) => sleep_ms(*ms),
             Step::Line(bytes, eol) => {
-                if classify(&String::from_utf8_lossy(bytes), run.chess960).is_quit() {
+                let read: &[u8] = if std::mem::take(&mut first_line) {
+                    bytes.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(bytes)
+                } else {
+                    bytes
+                };
+                if classify(&String::from_utf8_lossy(read), run.chess960).is_quit() {
                     run.send_raw(bytes, *eol);
                     let status = run.e.wait_exit(SYNC_TIMEOUT);
                     ensure!(run, status.is_some_and(|s| s.success()), "quit: {status:?}");
                     return Ok(());
                 }
-                run.step(bytes, *eol)?;
+                run.step(bytes, read, *eol)?;
             }
         }
     }

@@ -205,6 +205,39 @@ fn a_line_longer_than_the_input_limit_is_ignored_with_an_error_and_the_position_
     check_search(&pos_from_fen(STARTPOS), &r, CastlingMode::Standard);
 }
 
+/// A UTF-8 byte-order mark before the first command (a command file saved by Notepad, piped in)
+/// made it an unknown command: `info string error: unknown command: \u{feff}uci` and no
+/// `uciok` (issue 80). At the start of the input it is ignored; one in a later line is not the
+/// start of a stream, and that line is reported as before, the state kept.
+#[test]
+fn a_byte_order_mark_before_the_first_command_is_ignored() {
+    let mut e = Engine::new();
+    e.send_bytes(b"\xEF\xBB\xBFuci\n");
+    let lines = e.collect_until("uciok", SYNC_TIMEOUT, |l| l.trim() == "uciok");
+    assert!(!lines.iter().any(|l| is_error_report(l)), "{lines:?}");
+    assert!(lines.iter().any(|l| l.starts_with("id name ")), "{lines:?}");
+    let lines = e.sync();
+    assert!(lines.is_empty(), "{lines:?}");
+    e.send("position startpos moves e2e4");
+    e.send_bytes(b"\xEF\xBB\xBFposition startpos\n");
+    let lines = e.sync();
+    assert!(
+        lines
+            .iter()
+            .any(|l| is_error_report(l) && l.contains("unknown command")),
+        "{lines:?}"
+    );
+    assert_eq!(
+        shown_fen(&mut e),
+        "rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - 0 1"
+    );
+    // A mark before a first line that is blank is dropped too, and the next line reads.
+    let mut e = Engine::new();
+    e.send_bytes(b"\xEF\xBB\xBF\nisready\n");
+    let lines = e.collect_until("readyok", SYNC_TIMEOUT, |l| l.trim() == "readyok");
+    assert!(!lines.iter().any(|l| is_error_report(l)), "{lines:?}");
+}
+
 /// Bytes in a mebibyte.
 const MIB: u64 = 1 << 20;
 
