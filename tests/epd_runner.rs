@@ -145,6 +145,44 @@ fn bad_lines_are_errors_not_panics() {
     assert!(Problem::parse(1, illegal_bm).is_err());
 }
 
+/// `bm ;` (or `am ;`) lists no move: the line was read as a position with nothing to judge,
+/// and a suite of such lines reported `solved 0/0` and exit 0 (issue 80). It is a bad line,
+/// as an unreadable move is.
+#[test]
+fn an_empty_bm_or_am_list_is_a_bad_line() {
+    for line in [
+        "4k3/8/8/8/8/8/8/4K3 w - - bm ;",
+        "4k3/8/8/8/8/8/8/4K3 w - - bm;",
+        "4k3/8/8/8/8/8/8/4K3 w - - bm",
+        "4k3/8/8/8/8/8/8/4K3 w - - id \"x\"; am ; bm Kd2;",
+    ] {
+        assert!(parse_line(line).unwrap().is_some(), "{line}");
+        let e = Problem::parse(1, line).unwrap_err();
+        assert!(e.ends_with("m: no move listed"), "{line}: {e}");
+    }
+    let dir = std::env::temp_dir().join(format!("cutoff-epd-empty-bm-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let file = dir.join("empty-bm.epd");
+    std::fs::write(
+        &file,
+        "# one position, no move\n4k3/8/8/8/8/8/8/4K3 w - - bm ;\n",
+    )
+    .unwrap();
+    let out = Command::new(env!("CARGO_BIN_EXE_cutoff"))
+        .args(["epd", file.to_str().unwrap(), "--depth", "1"])
+        .output()
+        .unwrap();
+    let stdout = String::from_utf8(out.stdout).unwrap();
+    let stderr = String::from_utf8(out.stderr).unwrap();
+    assert_eq!(out.status.code(), Some(1), "{stdout}{stderr}");
+    assert!(
+        stderr.contains("SKIP line 2: bm: no move listed"),
+        "{stderr}"
+    );
+    assert!(!stdout.contains("solved"), "{stdout}");
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
 #[test]
 fn bm_passes_with_any_listed_move_and_fails_otherwise() {
     let p = problem(WAC_274);

@@ -48,9 +48,15 @@ impl EpdRecord {
             .map(String::as_str)
     }
 
-    /// The moves of operation `opcode` (`bm`, `am`), empty when it is absent.
+    /// The moves of operation `opcode` (`bm`, `am`), empty when it is absent. Present, it must
+    /// list a move: `bm ;` asks for nothing, and was read as a position without a best move,
+    /// which is never judged (a suite of such lines reported `solved 0/0` and exit 0), so it is
+    /// an error like an unreadable move.
     pub fn moves(&self, opcode: &str) -> Result<Vec<Move>, String> {
         self.operation(opcode).map_or(Ok(Vec::new()), |op| {
+            if op.operands.is_empty() {
+                return Err(format!("{opcode}: no move listed"));
+            }
             op.operands
                 .iter()
                 .map(|text| parse_move(&self.position, text).map_err(|e| format!("{opcode}: {e}")))
