@@ -485,8 +485,14 @@ fn evalfile_refuses_devices_pipes_folders_and_oversize_files_unread() {
     assert_eq!(unsafe { libc::mkfifo(c.as_ptr(), 0o600) }, 0);
     // A good header promising 256 neurons, then 100 MB (sparse: no disk is used).
     let oversize = dir.join("oversize.nnue");
-    let header = &Network::embedded().unwrap().to_bytes()[..64];
-    fs::write(&oversize, header).unwrap();
+    let embedded = Network::embedded().unwrap().to_bytes();
+    fs::write(&oversize, &embedded[..64]).unwrap();
+    // Not "(truncated?)": nothing was cut from it (issue 80).
+    let too_long = format!(
+        "expected by its header ({} bytes past the net's end: the file is longer than its \
+         header says)",
+        (100 << 20) - embedded.len()
+    );
     fs::File::options()
         .write(true)
         .open(&oversize)
@@ -506,7 +512,7 @@ fn evalfile_refuses_devices_pipes_folders_and_oversize_files_unread() {
             "a named pipe, not a regular file",
         ),
         (dir.join("folder.nnue").display().to_string(), "a directory"),
-        (oversize.display().to_string(), "expected by its header"),
+        (oversize.display().to_string(), too_long.as_str()),
         (
             dir.join("missing.nnue").display().to_string(),
             "no such file or directory",

@@ -157,6 +157,21 @@ impl Shape {
     }
 }
 
+/// What a net file of `len` bytes, not the `expected` its header says, most likely is, for the
+/// end of the error: one too short was cut (a download or a copy that stopped); one too long was
+/// not, and "(truncated?)" sent its reader looking for a cut that was never there: it has bytes
+/// after the net's end (two files run together, a header of a smaller net).
+pub fn size_mismatch(len: u64, expected: u64) -> String {
+    if len < expected {
+        "(truncated?)".to_string()
+    } else {
+        format!(
+            "({} bytes past the net's end: the file is longer than its header says)",
+            len - expected
+        )
+    }
+}
+
 /// The header's u32 fields after the magic, in order from byte 8, of a file of `version` for
 /// `shape`: version 1 has no bucket field (its bytes are reserved, zero).
 fn fields(version: u32, shape: Shape) -> Vec<(&'static str, u32)> {
@@ -404,9 +419,10 @@ pub fn read(bytes: &[u8]) -> Result<Weights, String> {
     let expected = shape.file_bytes();
     if bytes.len() != expected {
         return Err(format!(
-            "net file of {} bytes, {expected} expected for a {INPUTS} -> {hidden} net of {buckets} output bucket{} (truncated?)",
+            "net file of {} bytes, {expected} expected for a {INPUTS} -> {hidden} net of {buckets} output bucket{} {}",
             bytes.len(),
-            if buckets == 1 { "" } else { "s" }
+            if buckets == 1 { "" } else { "s" },
+            size_mismatch(bytes.len() as u64, expected as u64)
         ));
     }
     let payload = &bytes[HEADER_BYTES..];

@@ -120,7 +120,8 @@ impl Network {
         let expected = format::read_header(&bytes).map_err(named)?.file_bytes();
         if len != expected as u64 {
             return Err(named(format!(
-                "net file of {len} bytes, {expected} expected by its header (truncated?)"
+                "net file of {len} bytes, {expected} expected by its header {}",
+                format::size_mismatch(len, expected as u64)
             )));
         }
         // One byte more than promised is read if the file grew since: the size check refuses it.

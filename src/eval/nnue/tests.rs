@@ -30,6 +30,50 @@ const FENS: [&str; 6] = [
     "8/P1k5/K7/8/8/8/6p1/8 b - - 0 1",
 ];
 
+/// A net file with bytes after its end was refused as "(truncated?)", which sent its reader
+/// looking for a cut (issue 80): it is said to be longer than its header says, by how much,
+/// from a file and from bytes; a file cut short is still "(truncated?)".
+#[test]
+fn a_net_file_longer_than_its_header_says_is_not_called_truncated() {
+    let bytes = random_network(16, 5).to_bytes();
+    let n = bytes.len();
+    let mut long = bytes.clone();
+    long.extend_from_slice(b"extra");
+    let dir = std::env::temp_dir().join(format!("cutoff-nnue-long-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let (long_path, short_path) = (dir.join("long.nnue"), dir.join("short.nnue"));
+    std::fs::write(&long_path, &long).unwrap();
+    std::fs::write(&short_path, &bytes[..n - 5]).unwrap();
+    let from_file = Network::load(&long_path).unwrap_err();
+    let cut_file = Network::load(&short_path).unwrap_err();
+    std::fs::remove_dir_all(&dir).unwrap();
+    let long_says = format!(
+        "net file of {} bytes, {n} expected by its header (5 bytes past the net's end: the file is \
+         longer than its header says)",
+        n + 5
+    );
+    assert!(from_file.ends_with(&long_says), "{from_file}");
+    let from_bytes = Network::from_bytes(&long).unwrap_err();
+    assert!(
+        from_bytes
+            .ends_with("(5 bytes past the net's end: the file is longer than its header says)"),
+        "{from_bytes}"
+    );
+    for e in [&from_file, &from_bytes] {
+        assert!(!e.contains("truncated"), "{e}");
+    }
+    let cut_says = format!(
+        "net file of {} bytes, {n} expected by its header (truncated?)",
+        n - 5
+    );
+    assert!(cut_file.ends_with(&cut_says), "{cut_file}");
+    let cut_bytes = Network::from_bytes(&bytes[..n - 5]).unwrap_err();
+    assert!(
+        cut_bytes.ends_with("output bucket (truncated?)"),
+        "{cut_bytes}"
+    );
+}
+
 #[test]
 fn a_net_file_round_trips_and_damage_is_refused_with_a_reason() {
     let bucketed = random_bucketed_network(32, 8, 1);
