@@ -205,6 +205,79 @@ fn tablebase_verdict(tablebases: Option<&Tablebases>, pos: &Chess) -> Option<Gam
     })
 }
 
+/// The result of a game that has ended before its next search, by the rules (mate,
+/// stalemate, insufficient material, the 50-move rule, threefold repetition), at the ply limit,
+/// or by the tables' exact verdict; `None` while it goes on.
+fn game_over(game: &Game, plies: u32, tablebases: Option<&Tablebases>) -> Option<GameResult> {
+    let pos = &game.root;
+    if pos.legal_moves().is_empty() {
+        return Some(if pos.is_check() {
+            GameResult::win_for(!pos.turn())
+        } else {
+            GameResult::Draw
+        });
+    }
+    if pos.is_insufficient_material()
+        || pos.halfmoves() >= 100
+        || is_threefold(game)
+        || plies >= MAX_GAME_PLIES
+    {
+        return Some(GameResult::Draw);
+    }
+    tablebase_verdict(tablebases, pos)
+}
+
+/// Adjudication from the searching side's scores: a side that keeps `WIN_SCORE` for
+/// `WIN_PLIES` plies in a row has won; scores within `DRAW_SCORE` for `DRAW_PLIES` plies after
+/// `DRAW_MIN_PLY` are a draw.
+struct Adjudication {
+    winning_plies: u32,
+    /// Read only while `winning_plies` is above 0.
+    winning_side: Color,
+    drawish_plies: u32,
+}
+
+impl Default for Adjudication {
+    fn default() -> Self {
+        Adjudication {
+            winning_plies: 0,
+            winning_side: Color::White,
+            drawish_plies: 0,
+        }
+    }
+}
+
+impl Adjudication {
+    /// Counts the search of `pos` at `plies` that scored `score` (its side to move's view);
+    /// the game's result once the scores decide it.
+    fn after_search(&mut self, pos: &Chess, score: Score, plies: u32) -> Option<GameResult> {
+        if score.0.abs() >= WIN_SCORE {
+            let leader = if score > Score::ZERO {
+                pos.turn()
+            } else {
+                !pos.turn()
+            };
+            if self.winning_plies > 0 && leader == self.winning_side {
+                self.winning_plies += 1;
+            } else {
+                self.winning_side = leader;
+                self.winning_plies = 1;
+            }
+        } else {
+            self.winning_plies = 0;
+        }
+        if plies >= DRAW_MIN_PLY && score.0.abs() <= DRAW_SCORE {
+            self.drawish_plies += 1;
+        } else {
+            self.drawish_plies = 0;
+        }
+        if self.winning_plies >= WIN_PLIES {
+            return Some(GameResult::win_for(self.winning_side));
+        }
+        (self.drawish_plies >= DRAW_PLIES).then_some(GameResult::Draw)
+    }
+}
+
 /// Whether the position of `game` has occurred twice before (the third time ends the game).
 fn is_threefold(game: &Game) -> bool {
     game.history.iter().filter(|&&k| k == game.root_key).count() >= 2
@@ -227,32 +300,14 @@ pub fn play_game(
 
     let mut records = Vec::new();
     let mut played = Vec::new();
-    let mut winning_plies = 0;
-    let mut winning_side = Color::White;
-    let mut drawish_plies = 0;
+    let mut adjudication = Adjudication::default();
     let mut plies = 0;
     let (mut nodes, mut overruns) = (0, 0);
     let result = loop {
-        let pos = &game.root;
-        let moves = pos.legal_moves();
-        if moves.is_empty() {
-            break if pos.is_check() {
-                GameResult::win_for(!pos.turn())
-            } else {
-                GameResult::Draw
-            };
-        }
-        if pos.is_insufficient_material()
-            || pos.halfmoves() >= 100
-            || is_threefold(&game)
-            || plies >= MAX_GAME_PLIES
-        {
-            break GameResult::Draw;
-        }
-        if let Some(result) = tablebase_verdict(config.tablebases.as_deref(), pos) {
+        if let Some(result) = game_over(&game, plies, config.tablebases.as_deref()) {
             break result;
         }
-
+        let pos = &game.root;
         let outcome = searcher.run(&game, &limits);
         let Some(best) = outcome.best_move else {
             break GameResult::Draw; // unreachable: there are legal moves
@@ -264,33 +319,8 @@ pub fn play_game(
         let record = Record::new(pos, score, &best, plies, index);
         played.push((best, record.score));
         records.push(record);
-
-        // Adjudication, from the searching side's score.
-        if score.0.abs() >= WIN_SCORE {
-            let leader = if score > Score::ZERO {
-                pos.turn()
-            } else {
-                !pos.turn()
-            };
-            if winning_plies > 0 && leader == winning_side {
-                winning_plies += 1;
-            } else {
-                winning_side = leader;
-                winning_plies = 1;
-            }
-        } else {
-            winning_plies = 0;
-        }
-        if plies >= DRAW_MIN_PLY && score.0.abs() <= DRAW_SCORE {
-            drawish_plies += 1;
-        } else {
-            drawish_plies = 0;
-        }
-        if winning_plies >= WIN_PLIES {
-            break GameResult::win_for(winning_side);
-        }
-        if drawish_plies >= DRAW_PLIES {
-            break GameResult::Draw;
+        if let Some(result) = adjudication.after_search(pos, score, plies) {
+            break result;
         }
 
         game.play(best);
