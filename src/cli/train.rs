@@ -473,12 +473,9 @@ fn start_state(args: &Args, loaded: &Loaded, recipe: &str) -> Result<(TrainState
     ))
 }
 
-fn train(args: &Args) -> Result<String, String> {
-    check(args)?;
-    let loaded = load(args)?;
-    let recipe = recipe(args, &loaded);
-    let (mut state, k) = start_state(args, &loaded, &recipe)?;
-    let config = TrainConfig {
+/// The trainer's settings from the command line, with `k` the scale the run settled on.
+fn train_config(args: &Args, k: f64) -> TrainConfig {
+    TrainConfig {
         hidden: args.hidden,
         buckets: args.output_buckets,
         epochs: args.epochs,
@@ -492,7 +489,15 @@ fn train(args: &Args) -> Result<String, String> {
         },
         lambda_end: args.lambda_end(),
         seed: args.seed,
-    };
+    }
+}
+
+fn train(args: &Args) -> Result<String, String> {
+    check(args)?;
+    let loaded = load(args)?;
+    let recipe = recipe(args, &loaded);
+    let (mut state, k) = start_state(args, &loaded, &recipe)?;
+    let config = train_config(args, k);
     eprintln!(
         "train: K = {k:.2} cp, lambda {}, {} neurons, {} output bucket(s), batch {}, lr {} (cosine to {}), {} epochs",
         lambda_schedule(args),
