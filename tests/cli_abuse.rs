@@ -1354,3 +1354,37 @@ fn a_sparse_gigabyte_chunk_is_refused_as_quickly_as_a_zero_one() {
     );
     assert!(took < Duration::from_secs(5), "took {took:?}");
 }
+
+/// A book whose every position is finished (mate, stalemate) can start no game: `datagen`
+/// refuses it before any game index is taken, so it leaves no chunk and no MANIFEST line
+/// (a `running` line would make a later run into the folder take other game indices than a
+/// clean folder's, and the same seed would no longer make the same games).
+#[test]
+fn datagen_refuses_a_book_of_finished_positions_and_leaves_no_manifest_line() {
+    let dir = TempDir::new("finished-book");
+    let book = dir.file(
+        "book.epd",
+        b"7k/6Q1/6K1/8/8/8/8/8 b - -\n7k/5Q2/6K1/8/8/8/8/8 b - -\n",
+    );
+    let out = dir.0.join("chunk.vf");
+    let out = path_str(&out);
+    let r = run(&[
+        "datagen",
+        "--out",
+        out,
+        "--book",
+        path_str(&book),
+        "--games",
+        "2",
+        "--nodes",
+        "100",
+        "--threads",
+        "1",
+    ]);
+    assert_refused(&r, "datagen with a book of finished positions", "finished");
+    assert!(!dir.0.join("chunk.vf").exists(), "a chunk was left");
+    assert!(
+        !dir.0.join("MANIFEST").exists(),
+        "a MANIFEST line was written"
+    );
+}

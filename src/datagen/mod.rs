@@ -144,6 +144,15 @@ pub fn load_book(path: &Path) -> Result<Vec<Game>, String> {
     if games.is_empty() {
         return Err(format!("{}: no positions", path.display()));
     }
+    // Every opening would be drawn again until it gave up: no game, and a run that ends with
+    // none would still have taken its game indices. A book with some finished lines is
+    // fine (those draws are simply drawn again).
+    if games.iter().all(|g| g.root.legal_moves().is_empty()) {
+        return Err(format!(
+            "{}: every position is finished (mate or stalemate): no game can start from it",
+            path.display()
+        ));
+    }
     Ok(games)
 }
 
