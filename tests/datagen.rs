@@ -702,7 +702,8 @@ fn stats_groups_the_counts_by_build_and_by_the_evaluation_that_searched() {
         next_game: g,
         games: g,
         positions: p,
-        sha256: "0".repeat(64),
+        // The chunk's own checksum: `--stats` fails on a line that differs from its chunk.
+        sha256: cutoff::datagen::sha256::sha256_hex(SAMPLE_VF),
         state: "done".into(),
         command: command.into(),
     };
@@ -799,6 +800,67 @@ fn a_run_names_its_evaluation_in_the_manifest_command() {
         let command = manifest::last_entry(&out).unwrap().command;
         assert_eq!(command.matches("--eval").count(), 1, "{command}");
         assert!(command.contains(want), "{command}");
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// `--stats` holds a chunk to its manifest's last line whole: the checksum and the counts. A
+/// line whose counts were changed under a right checksum, or whose checksum is wrong, is
+/// reported as differing, and the run exits non-zero (a script that checks the status is not
+/// told a lying manifest matched).
+#[test]
+fn stats_fails_on_a_manifest_whose_counts_or_checksum_disagree_with_its_chunk() {
+    let dir = temp_dir("stats-manifest-lies");
+    let out = dir.join("m.vf");
+    let out_str = out.to_str().unwrap();
+    let made = cutoff(&[
+        "datagen",
+        "--out",
+        out_str,
+        "--games",
+        "2",
+        "--nodes",
+        "100",
+        "--threads",
+        "1",
+        "--seed",
+        "11",
+    ]);
+    assert!(made.status.success(), "{made:?}");
+    let stats = cutoff(&["datagen", "--stats", out_str]);
+    assert!(stats.status.success(), "{stats:?}");
+    assert!(text(&stats.stdout).contains("manifest matches (done)"));
+    let manifest_path = dir.join("MANIFEST");
+    let honest = std::fs::read_to_string(&manifest_path).unwrap();
+    // The last line's fields: file, build, seed, game indices, games, positions, sha256, ...
+    let tampered = |field: usize, value: &dyn Fn(&str) -> String| {
+        let mut lines: Vec<String> = honest.lines().map(str::to_string).collect();
+        let last = lines.last_mut().unwrap();
+        let mut fields: Vec<String> = last.split('\t').map(str::to_string).collect();
+        fields[field] = value(&fields[field]);
+        *last = fields.join("\t");
+        lines.join("\n") + "\n"
+    };
+    for (what, contents) in [
+        (
+            "one position more, the checksum kept",
+            tampered(5, &|p| (p.parse::<u64>().unwrap() + 1).to_string()),
+        ),
+        ("a wrong checksum", tampered(6, &|_| "0".repeat(64))),
+    ] {
+        std::fs::write(&manifest_path, contents).unwrap();
+        let stats = cutoff(&["datagen", "--stats", out_str]);
+        assert!(!stats.status.success(), "{what}: {stats:?}");
+        assert!(
+            text(&stats.stdout).contains("DIFFERS"),
+            "{what}: {}",
+            text(&stats.stdout)
+        );
+        assert!(
+            text(&stats.stderr).contains("differ from their manifest"),
+            "{what}: {}",
+            text(&stats.stderr)
+        );
     }
     let _ = std::fs::remove_dir_all(&dir);
 }

@@ -13,7 +13,7 @@ use indicatif::ProgressBar;
 
 use super::{at_least_one, EvalArg};
 use crate::datagen::chunk::{chunk_paths, Format};
-use crate::datagen::inspect::{self, ChunkStats};
+use crate::datagen::inspect::{self, ChunkStats, ManifestCheck};
 use crate::datagen::manifest::{self, Searched};
 use crate::datagen::output::{ChunkWriter, Resume, RunInfo};
 use crate::datagen::run::{self as generation, Settings, Tally};
@@ -176,7 +176,14 @@ fn stats(paths: &[PathBuf]) -> Result<String, String> {
     for p in &problems {
         eprintln!("datagen: {p}");
     }
-    let stats = inspect::stats(&chunks, print_chunk);
+    let mut differing = 0;
+    let stats = inspect::stats(&chunks, |path, chunk| {
+        differing += u64::from(matches!(
+            chunk.manifest,
+            Some(ManifestCheck::Differs { .. })
+        ));
+        print_chunk(path, chunk);
+    });
     for ((searched, build), series) in &stats.by_series {
         let (chunks, c) = (series.chunks, &series.counts);
         let s = if chunks == 1 { "" } else { "s" };
@@ -199,11 +206,18 @@ fn stats(paths: &[PathBuf]) -> Result<String, String> {
         total.games, total.positions, total.passed
     );
     let failed = problems.len() as u64 + total.failed;
+    let mut errors = Vec::new();
     if failed > 0 {
         let s = if failed == 1 { "" } else { "s" };
-        return Err(format!(
-            "{failed} input{s} missing, unreadable or not data (see above)"
+        errors.push(format!("{failed} input{s} missing, unreadable or not data"));
+    }
+    if differing > 0 {
+        errors.push(format!(
+            "{differing} chunk(s) differ from their manifest's last line"
         ));
+    }
+    if !errors.is_empty() {
+        return Err(format!("{} (see above)", errors.join("; ")));
     }
     Ok(String::new())
 }

@@ -248,7 +248,13 @@ fn chunk_stats(path: &Path, filter: &Filter) -> ChunkStats {
     let manifest = match (manifest::last_entry(path), reader.sha256_hex()) {
         (None, _) => ManifestCheck::NoLine,
         (Some(_), None) => ManifestCheck::NotChecked,
-        (Some(e), Some(sha)) if e.sha256 == sha => ManifestCheck::Matches { state: e.state },
+        // The checksum and the counts: a line whose counts were changed under a right
+        // checksum is no more honest than a wrong checksum.
+        (Some(e), Some(sha))
+            if e.sha256 == sha && (e.games, e.positions) == (c.games, c.positions) =>
+        {
+            ManifestCheck::Matches { state: e.state }
+        }
         (Some(e), Some(_)) if e.state == "running" && c.games >= e.games => {
             ManifestCheck::PastCheckpoint { games: e.games }
         }
