@@ -90,11 +90,13 @@ impl StopPolicy {
 
     /// The same policy under a strength limit's node budget of `nodes`: the smaller node limit
     /// holds, it binds from the first searched root move on, and the search is no longer
-    /// endless (unless infinite), having a node limit.
+    /// endless, having a node limit — unless infinite, or a `go mate` alone, which asked for a
+    /// mate, not for a move within the budget: the budget ends its search, and the answer
+    /// still waits for the mate or `stop`, as without the limit.
     pub fn with_strength_nodes(self, nodes: u64) -> StopPolicy {
         StopPolicy {
             nodes: self.nodes.min(nodes),
-            endless: self.infinite,
+            endless: self.infinite || (self.endless && self.mate.is_some()),
             binds_after_first_move: true,
             ..self
         }
@@ -285,10 +287,12 @@ mod tests {
         assert!(mate.waits_for_stop(&control, in_three));
     }
 
-    /// A strength limit's node budget: the smaller limit holds, it binds from the first root
-    /// move on, and a `go mate` under it answers when the budget is spent.
+    /// A strength limit's node budget: the smaller limit holds and it binds from the first
+    /// root move on; a `go mate` alone under it still answers only once its mate is proven or
+    /// `stop` comes (the budget ends the search, not the wait: issue 80), as without the limit;
+    /// a bare `go` under it answers when the budget is spent.
     #[test]
-    fn a_strength_node_budget_binds_from_the_first_move_and_ends_the_wait() {
+    fn a_strength_node_budget_binds_from_the_first_move_and_a_go_mate_still_waits_for_stop() {
         let control = Control::default();
         let mate = Limits {
             mate: Some(2),
@@ -303,6 +307,11 @@ mod tests {
         let capped = policy(Limits::nodes(50)).with_strength_nodes(100);
         assert!(capped.out_of_nodes(50));
         assert!(plain.waits_for_stop(&control, Score(30)));
+        assert!(limited.waits_for_stop(&control, Score(30)));
+        assert!(!limited.waits_for_stop(&control, Score::mate_in(3)));
+        let bare = StopPolicy::default().with_strength_nodes(100);
+        assert!(!bare.waits_for_stop(&control, Score(30)));
+        control.stop();
         assert!(!limited.waits_for_stop(&control, Score(30)));
     }
 
