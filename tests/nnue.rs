@@ -72,7 +72,8 @@ fn incremental_values_equal_fresh_ones_over_the_perft_suite() {
 /// Searches of the bench positions with a net of 8 output buckets and every evaluation checked
 /// against one from scratch (the evaluator panics on a difference), on one thread and on two:
 /// a helper's panic is caught so that the search still answers, and comes back in the
-/// outcome's `helper_failures`, which must be empty.
+/// outcome's `helper_failures`, which must be empty; the main thread's panic is caught too and
+/// comes back in `failure`, which must be `None` (else a mismatch there would pass unseen).
 #[test]
 fn incremental_values_equal_fresh_ones_in_bench_searches() {
     let net = Arc::new(random_bucketed_network(32, OUTPUT_BUCKETS, 12));
@@ -88,6 +89,7 @@ fn incremental_values_equal_fresh_ones_in_bench_searches() {
         for pos in cutoff::bench::positions().into_iter().step_by(5) {
             let game = Game::new(pos, CastlingMode::Standard);
             let out = searcher.run(&game, &Limits::depth(5));
+            assert_eq!(out.failure, None, "{threads} threads, {}", game.fen());
             assert!(out.best_move.is_some() || game.root.legal_moves().is_empty());
             assert!(
                 out.stats.helper_failures.is_empty(),

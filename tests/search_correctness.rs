@@ -15,9 +15,16 @@ fn game(fen: &str) -> Game {
     Game::from_fen(fen, CastlingMode::Standard).unwrap()
 }
 
+/// Fails the test where the search failed: the panic guard still answers with a move, so a
+/// check of the move alone would not see it.
+fn succeeded(out: SearchOutcome) -> SearchOutcome {
+    assert_eq!(out.failure, None, "the search failed");
+    out
+}
+
 fn search(fen: &str, depth: i32) -> (String, Score) {
     let g = game(fen);
-    let out = Searcher::new(16).run(&g, &Limits::depth(depth));
+    let out = succeeded(Searcher::new(16).run(&g, &Limits::depth(depth)));
     (g.uci(out.best_move.unwrap()), out.score)
 }
 
@@ -62,7 +69,7 @@ fn stalemate_is_scored_as_a_draw() {
         "7k/5Q2/6K1/8/8/8/8/8 b - - 0 1",
         "k7/8/8/8/8/8/2q5/K7 w - - 0 1",
     ] {
-        let out = Searcher::new(1).run(&game(fen), &Limits::depth(3));
+        let out = succeeded(Searcher::new(1).run(&game(fen), &Limits::depth(3)));
         assert_eq!((out.best_move, out.score), (None, Score::DRAW), "{fen}");
     }
     // With a queen against a bare king, stalemating (Qf7) is avoided: Qf8 mates.
@@ -78,14 +85,14 @@ fn repetition_is_scored_as_a_draw() {
     for m in ["g1f3", "g8f6", "f3g1", "f6g8", "g1f3", "g8f6", "f3g1"] {
         g.play_uci(m).unwrap();
     }
-    let out = Searcher::new(16).run(&g, &Limits::depth(4));
+    let out = succeeded(Searcher::new(16).run(&g, &Limits::depth(4)));
     assert_eq!(
         (g.uci(out.best_move.unwrap()).as_str(), out.score),
         ("f6g8", Score::DRAW)
     );
     // Without the history the same position is simply lost for Black.
     let fresh = game(&g.fen());
-    let out = Searcher::new(16).run(&fresh, &Limits::depth(4));
+    let out = succeeded(Searcher::new(16).run(&fresh, &Limits::depth(4)));
     assert!(out.score < Score(-200), "{}", out.score);
 }
 
@@ -122,8 +129,8 @@ fn transposition_table_keeps_the_fixed_depth_value() {
             };
             let mut plain = searcher(1, TtPolicy::MoveOnly);
             let mut with_tt = searcher(16, TtPolicy::SameDepthCutoffs);
-            let a = plain.run(&g, &Limits::depth(depth));
-            let b = with_tt.run(&g, &Limits::depth(depth));
+            let a = succeeded(plain.run(&g, &Limits::depth(depth)));
+            let b = succeeded(with_tt.run(&g, &Limits::depth(depth)));
             assert_eq!(a.score, b.score, "{fen} depth {depth}");
             assert!(
                 b.nodes <= a.nodes,
@@ -138,8 +145,8 @@ fn transposition_table_keeps_the_fixed_depth_value() {
 #[test]
 fn searches_are_deterministic() {
     let g = game("r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1");
-    let a = Searcher::new(16).run(&g, &Limits::depth(5));
-    let b = Searcher::new(16).run(&g, &Limits::depth(5));
+    let a = succeeded(Searcher::new(16).run(&g, &Limits::depth(5)));
+    let b = succeeded(Searcher::new(16).run(&g, &Limits::depth(5)));
     assert_eq!(
         (a.nodes, a.score, a.best_move),
         (b.nodes, b.score, b.best_move)
@@ -149,7 +156,7 @@ fn searches_are_deterministic() {
 #[test]
 fn node_limit_is_respected() {
     let g = Game::default();
-    let out = Searcher::new(16).run(&g, &Limits::nodes(20_000));
+    let out = succeeded(Searcher::new(16).run(&g, &Limits::nodes(20_000)));
     assert!(out.nodes <= 20_000 + 1, "{}", out.nodes);
     assert!(out.best_move.is_some());
 }
@@ -196,7 +203,7 @@ fn one_to_four_threads_find_the_mates_with_their_scores() {
         ] {
             searcher.clear();
             let g = game(fen);
-            let out = searcher.run(&g, &Limits::depth(depth));
+            let out = succeeded(searcher.run(&g, &Limits::depth(depth)));
             let m = g.uci(out.best_move.unwrap());
             assert_eq!(
                 (m.as_str(), out.score.mate_moves()),
@@ -272,7 +279,7 @@ fn no_switch_hides_the_quiet_sacrifice_mate_in_two() {
     let mut steps = one_switch_flipped();
     steps.push(("default", Steps::default()));
     for (name, steps) in steps {
-        let out = Searcher::with_steps(16, steps).run(&g, &Limits::depth(10));
+        let out = succeeded(Searcher::with_steps(16, steps).run(&g, &Limits::depth(10)));
         let best = g.uci(out.best_move.unwrap());
         if (best.as_str(), out.score.mate_moves()) != ("a1a6", Some(2)) {
             hiding.push(name);
@@ -296,7 +303,7 @@ fn flipping_any_one_search_switch_changes_the_tree_and_still_gives_a_legal_move(
             let mut s = Searcher::with_steps(16, steps);
             s.run(&g, &Limits::depth(8));
             s.resize_hash(16).unwrap();
-            s.run(&g, &Limits::depth(8))
+            succeeded(s.run(&g, &Limits::depth(8)))
         };
         let reference = twice(Steps::default()).nodes;
         for (i, (name, config)) in switches.iter().enumerate() {
@@ -323,8 +330,9 @@ fn the_plain_search_value_does_not_depend_on_ordering_or_windows() {
     for fen in SWITCH_TEST_FENS {
         let g = game(fen);
         for depth in 1..=5 {
-            let a = Searcher::with_steps(16, Steps::plain()).run(&g, &Limits::depth(depth));
-            let b = Searcher::with_steps(16, bare).run(&g, &Limits::depth(depth));
+            let a =
+                succeeded(Searcher::with_steps(16, Steps::plain()).run(&g, &Limits::depth(depth)));
+            let b = succeeded(Searcher::with_steps(16, bare).run(&g, &Limits::depth(depth)));
             assert_eq!(a.score, b.score, "{fen} depth {depth}");
         }
     }
