@@ -277,7 +277,7 @@ fn a_go_whose_search_thread_cannot_start_is_answered_with_a_legal_move_and_the_r
             r.lines
         );
         let fen = shown_fen(&mut e);
-        check_search(&pos_from_fen(&fen), &r, CastlingMode::Standard);
+        check_search_with_expected_errors(&pos_from_fen(&fen), &r, CastlingMode::Standard);
         if go.contains("searchmoves") {
             assert!(["c7c5", "e7e5"].contains(&r.bestmove.as_str()), "{}", r.raw);
         }

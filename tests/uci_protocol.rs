@@ -419,7 +419,7 @@ fn go_with_only_bad_parameters_reports_them_and_searches_until_stop() {
         e.send("stop");
         let r = e.wait_bestmove(SYNC_TIMEOUT).with_earlier_lines(lines);
         let pos = pos_from_fen(GOOD_FEN);
-        check_search(&pos, &r, CastlingMode::Standard);
+        check_search_with_expected_errors(&pos, &r, CastlingMode::Standard);
         let after = e.sync();
         assert!(
             !after.iter().any(|l| is_bestmove(l)),
@@ -940,7 +940,12 @@ fn end_of_input_stops_a_search_with_no_bound_at_once() {
     // GOOD_FEN (king and rook against king) has no mate in 2.
     for go in ["go", "go infinite", "go mate 2", "go wtime abc"] {
         let (r, took) = go_then_end_of_input(GOOD_FEN, go, SYNC_TIMEOUT);
-        check_search(&pos_from_fen(GOOD_FEN), &r, CastlingMode::Standard);
+        if go == "go wtime abc" {
+            // The bad value is reported (and ignored) before the search starts.
+            check_search_with_expected_errors(&pos_from_fen(GOOD_FEN), &r, CastlingMode::Standard);
+        } else {
+            check_search(&pos_from_fen(GOOD_FEN), &r, CastlingMode::Standard);
+        }
         assert!(
             took < Duration::from_secs(2),
             "`{go}` answered {took:?} after end of input"

@@ -792,9 +792,28 @@ pub fn check_pv(pos: &Chess, pv: &[String], mode: CastlingMode) -> Result<(), St
 }
 
 /// Checks a whole search result: every info line parses; iteration reports are complete, their PVs legal,
-/// the last one exact; `bestmove` (and `ponder`) legal.
+/// the last one exact; `bestmove` (and `ponder`) legal; and no `info string error:` line among
+/// them. A search whose main thread panicked is caught and still answers with a legal
+/// `bestmove`, saying `info string error: the search failed: ...`: without the last check such a
+/// search would pass. A caller whose lines carry an error it provoked on purpose calls
+/// [`check_search_with_expected_errors`].
 pub fn check_search(pos: &Chess, r: &SearchResult, mode: CastlingMode) {
+    if let Some(error) = r.lines.iter().find(|l| l.starts_with("info string error:")) {
+        panic!("the search reported an error: {error:?}\n{}", r.raw);
+    }
+    check_search_with_expected_errors(pos, r, mode);
+}
+
+/// [`check_search`] for a result whose lines include `info string error:` lines that the caller
+/// provoked (a bad command sent before the search and gathered with its lines): those are not
+/// rejected here, so the caller checks them, and that none says the search failed.
+pub fn check_search_with_expected_errors(pos: &Chess, r: &SearchResult, mode: CastlingMode) {
     for line in &r.lines {
+        assert!(
+            !line.starts_with("info string error: the search failed"),
+            "the search failed: {line:?}\n{}",
+            r.raw
+        );
         if line.starts_with("info") {
             let info = Info::parse(line).unwrap_or_else(|e| panic!("bad info line {line:?}: {e}"));
             if info.score.is_some() {
