@@ -377,15 +377,26 @@ mod tests {
     use super::*;
 
     /// With tables, a game ends with their verdict where it is exact (just after a capture or
-    /// pawn move), and never elsewhere. Skipped where the shared tables are missing.
+    /// pawn move), and never elsewhere. Skipped loudly ([`crate::testing::skip`], which fails
+    /// instead under `CUTOFF_REQUIRE=shared`) only where the shared tables' folder is missing:
+    /// where it exists, a loader that refused every table fails the test rather than skip it.
     #[test]
     fn tablebases_adjudicate_only_where_exact() {
         let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/../shared/syzygy");
-        let (tb, loaded) = Tablebases::load(dir);
-        if loaded.tables == 0 {
-            eprintln!("tablebases_adjudicate_only_where_exact: SKIPPED, no tables at {dir}");
+        if !std::path::Path::new(dir).is_dir() {
+            crate::testing::skip(
+                "tablebases_adjudicate_only_where_exact",
+                crate::testing::Need::Shared,
+                &format!("no Syzygy tables at {dir}"),
+            );
             return;
         }
+        let (tb, loaded) = Tablebases::load(dir);
+        assert!(
+            loaded.tables > 0,
+            "{dir} exists but no table loaded: {:?}",
+            loaded.errors
+        );
         let pos = |fen: &str| read_fen(fen, CastlingMode::Standard, FenPolicy::Strict).unwrap();
         let verdict = |fen: &str| tablebase_verdict(Some(&tb), &pos(fen));
         assert_eq!(
