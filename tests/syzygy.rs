@@ -14,6 +14,7 @@ use std::process::Command;
 use std::time::{Duration, Instant};
 
 use common::{is_error_report, Engine};
+use shakmaty::Position;
 
 const SEARCH: Duration = Duration::from_secs(30);
 
@@ -326,6 +327,10 @@ fn a_folder_with_no_tables_keeps_the_previous_ones_and_empty_still_unloads_them(
 /// - `8/8/8/2k5/8/8/1r6/R3K3 w`: KRvKR, WDL 0; a1a2 and a1b1 hang the rook and lose (WDL −2
 ///   after them), the ten other moves keep the draw.
 /// - `3k4/8/8/8/8/8/8/q2K2R1 w`: KRvKQ, WDL −2; all three moves (d1c2, d1d2, d1e2) lose.
+///
+/// Besides the score, the tables are probed after the move played, for every root: it must
+/// leave the opponent the opposite outcome (a loss after a win, a draw after a draw, a win
+/// after a loss), else a right score with a move that throws the win away would pass.
 #[test]
 fn a_root_in_the_tables_scores_its_outcome_and_plays_a_move_that_keeps_it() {
     let Some(tables) =
@@ -335,6 +340,8 @@ fn a_root_in_the_tables_scores_its_outcome_and_plays_a_move_that_keeps_it() {
     };
     let mut e = Engine::started();
     set_path(&mut e, tables.to_str().unwrap());
+    let (tb, loaded) = cutoff::tablebase::Tablebases::load(tables.to_str().unwrap());
+    assert!(loaded.tables > 0, "{:?}", loaded.errors);
     enum Outcome {
         Win,
         Draw { losing: &'static [&'static str] },
@@ -359,6 +366,20 @@ fn a_root_in_the_tables_scores_its_outcome_and_plays_a_move_that_keeps_it() {
         if let Some(m) = only_move {
             assert_eq!(r.bestmove, m, "{fen}");
         }
+        // The tables' outcome for the opponent after the move played.
+        let after = common::play_moves(&common::pos_from_fen(fen), &[r.bestmove.as_str()]);
+        let expected = match outcome {
+            Outcome::Win => cutoff::tablebase::Outcome::Loss,
+            Outcome::Draw { .. } => cutoff::tablebase::Outcome::Draw,
+            Outcome::Loss => cutoff::tablebase::Outcome::Win,
+        };
+        let mated = matches!(outcome, Outcome::Win) && after.is_checkmate();
+        assert!(
+            mated || tb.probe_wdl(&after) == Some(expected),
+            "{fen}: {} leaves the opponent {:?}, not {expected:?}",
+            r.bestmove,
+            tb.probe_wdl(&after)
+        );
         let score = info.raw.as_str();
         match outcome {
             // A tablebase win is scored in the band below mate (`cp 199xx`) or as a mate.
