@@ -54,6 +54,10 @@ pub struct FloatRange {
     high: f64,
 }
 
+/// `--lambda` of `train` and `tune` (and `train --lambda-end`): the game result's share of
+/// the training target, the rest the search score's expected result.
+pub const LAMBDA: FloatRange = FloatRange::from_to(0.0, 1.0);
+
 impl FloatRange {
     /// Above `low` (not `low` itself) and at most `high`.
     pub const fn above(low: f64, high: f64) -> FloatRange {

@@ -8,7 +8,7 @@ use std::time::Instant;
 
 use shakmaty::CastlingMode;
 
-use super::{at_least_one, FloatRange};
+use super::{at_least_one, FloatRange, LAMBDA};
 use crate::datagen::training::Filter;
 use crate::datagen::GameResult;
 use crate::eval::nnue::format;
@@ -141,9 +141,6 @@ pub const LEARNING_RATE: FloatRange = FloatRange::above(0.0, 1.0);
 /// most 1 that share stays at most 1, so the decay shrinks a weight and never flips its sign
 /// (which grows it without bound once the share passes 2).
 pub const WEIGHT_DECAY: FloatRange = FloatRange::from_to(0.0, 1.0);
-
-/// `--lambda` and `--lambda-end`: the game result's share of the target.
-pub const LAMBDA: FloatRange = FloatRange::from_to(0.0, 1.0);
 
 /// `--k` (centipawns): above 0, and at most twenty times the top of the fit's search range
 /// (5000 cp): past that every target and every prediction is within a hair of one half.

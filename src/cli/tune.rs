@@ -5,7 +5,7 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 use std::time::{Duration, Instant};
 
-use super::{at_least_one, FloatRange};
+use super::{at_least_one, FloatRange, LAMBDA};
 use crate::tune::features::Dataset;
 use crate::tune::{error, fit_k, train, weights_file, TrainConfig, DEFAULT_L2};
 use crate::util::{checked_threads, worker_pool};
@@ -62,9 +62,6 @@ pub struct Args {
 // number no run can use is a usage error (exit 2) before the data is read. Unbounded, `--lr`,
 // `--l2`, `--k` and `--validation` of NaN or `inf` ran and wrote a weights file, exit 0, and
 // `--time-limit` of NaN, `inf` or `1e300` panicked making a `Duration` (exit 101).
-
-/// `--lambda`: the game result's share of the target.
-pub const LAMBDA: FloatRange = FloatRange::from_to(0.0, 1.0);
 
 /// `--lr` (centipawns): above 0, and at most 1000, ten pawns. Adam moves every weight by about
 /// the step size each epoch: at 1000 one epoch already moves a pawn's weight by more than a
