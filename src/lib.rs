@@ -8,7 +8,6 @@ pub mod eval;
 pub mod files;
 pub mod memory;
 pub mod pages;
-pub mod params;
 pub mod perft;
 pub mod position;
 pub mod reference;

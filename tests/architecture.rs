@@ -17,8 +17,8 @@ const LAYERS: &[&[&str]] = &[
     &["types", "memory", "rng", "files", "testing"],
     // The board and the shared tool helpers (line reader, progress bar, thread pool).
     &["util", "position"],
-    // What the search reads: the evaluation, tablebases, the search's tunables; the EPD format.
-    &["eval", "tablebase", "params", "epd"],
+    // What the search reads: the evaluation, tablebases; the EPD format.
+    &["eval", "tablebase", "epd"],
     // The search, and the move-tree counter beside it.
     &["search", "perft"],
     // Libraries the commands drive: bench positions, self-play data, the alpha-beta lab.

@@ -7,11 +7,10 @@ use std::process::{Command, Output};
 use std::time::{Duration, Instant};
 
 use cutoff::datagen::manifest;
+use cutoff::datagen::positions::{game_positions, Filter, TrainingPosition};
 use cutoff::datagen::record::decode_all;
-use cutoff::datagen::training::{
-    game_positions, Filter, ReaderConfig, TrainingPosition, TrainingReader,
-};
 use cutoff::datagen::viriformat::{GameReader, ReadErrorKind, ScoredGame};
+use cutoff::train::reader::{ReaderConfig, TrainingReader};
 use shakmaty::{CastlingMode, EnPassantMode, Position};
 
 const BIN: &str = env!("CARGO_BIN_EXE_cutoff");
@@ -555,7 +554,7 @@ fn games_without_a_book_start_after_random_plies_and_do_not_depend_on_threads() 
     let one = run("one.vf", "1");
     assert_eq!(one.len(), 3);
     for g in &one {
-        let ply = cutoff::datagen::training::game_ply(&g.start);
+        let ply = cutoff::datagen::positions::game_ply(&g.start);
         assert!((8..=9).contains(&ply), "start ply {ply}");
     }
     assert_eq!(run("two.vf", "2"), one);

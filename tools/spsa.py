@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: GPL-3.0-or-later
-"""spsa.py - tunes the search numbers of `src/params.rs` by SPSA self-play.
+"""spsa.py - tunes the search numbers of `src/search/params.rs` by SPSA self-play.
 
 Simultaneous perturbation stochastic approximation (Spall), with the schedule that Fishtest and
 OpenBench use: at iteration k (0-based) of N, every tuned parameter i is moved by
@@ -17,7 +17,7 @@ learning rate there (OpenBench's r_end, a_end / c_end^2); A is 10 % of N.  theta
 and rounded to integers only when it is sent to the engine or written back.
 
 The parameter list (name, default, min, max, step) is read from the `tunables!` table of
-`src/params.rs`; the engine must be the `--features tune` build, which offers each as a UCI spin
+`src/search/params.rs`; the engine must be the `--features spsa` build, which offers each as a UCI spin
 option.  Games are played by `../shared/tools/match.py` (imported, not run as a subprocess:
 its engine, book and game code is used directly and the result comes back as numbers).
 
@@ -32,7 +32,7 @@ import argparse, asyncio, contextlib, importlib.util, io, json, logging, os, ran
 import shutil, subprocess, sys, tempfile, time
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-PARAMS_RS = os.path.join(ROOT, "src", "params.rs")
+PARAMS_RS = os.path.join(ROOT, "src", "search", "params.rs")
 MATCH_PY = os.path.join(ROOT, "..", "shared", "tools", "match.py")
 ENGINE = os.path.join(ROOT, "target", "tune", "release", "cutoff")
 BOOK = os.path.join(ROOT, "..", "shared", "books", "8moves_v3.epd")
@@ -251,12 +251,12 @@ def load_or_start(args):
 def check_engine(args, names):
     if not os.path.isfile(args.engine):
         raise SystemExit(f"error: engine {args.engine} not found; build it with "
-                         "`cargo build --release --features tune --target-dir target/tune`")
+                         "`cargo build --release --features spsa --target-dir target/spsa`")
     opts = uci_spin_options(args.engine)
     missing = [n for n in names if n not in opts]
     if missing:
         raise SystemExit(f"error: {args.engine} has no UCI option {', '.join(missing)} "
-                         "(is it the --features tune build?)")
+                         "(is it the --features spsa build?)")
 
 
 def run(args):
@@ -342,7 +342,7 @@ def selftest(args):
     if os.path.isfile(args.engine):
         opts = uci_spin_options(args.engine)
         diff = [n for n, p in params.items() if opts.get(n) != (p["default"], p["min"], p["max"])]
-        check(f"params.rs matches the tune build's UCI options ({len(opts)} spin options)", not diff,
+        check(f"params.rs matches the spsa build's UCI options ({len(opts)} spin options)", not diff,
               ", ".join(diff))
     else:
         print(f"skip the UCI cross-check: no {args.engine}")
@@ -373,7 +373,7 @@ def selftest(args):
 # ------------------------------------------------------------------ command line
 def parse_args(argv):
     ap = argparse.ArgumentParser(
-        description="SPSA tuner for the tunables! table of src/params.rs (self-play via match.py).",
+        description="SPSA tuner for the tunables! table of src/search/params.rs (self-play via match.py).",
         epilog="example: spsa.py --params rfp_margin,fp_margin --iterations 2000 --nodes 20000 "
                "--concurrency 2 --state spsa-state.json;  then: spsa.py --state spsa-state.json --write-back")
     add = ap.add_argument
@@ -389,7 +389,7 @@ def parse_args(argv):
     add("--alpha", type=float, default=0.602, help="decay of a_k (default 0.602)")
     add("--gamma", type=float, default=0.101, help="decay of c_k (default 0.101)")
     add("--A", dest="big_a", type=float, help="stability constant A (default 0.1 * iterations)")
-    add("--engine", default=ENGINE, help="the --features tune binary (default target/tune/release/cutoff)")
+    add("--engine", default=ENGINE, help="the --features spsa binary (default target/spsa/release/cutoff)")
     add("--option", action="append", default=[], metavar="NAME=VALUE",
         help="UCI option for both sides, e.g. Hash=16 (repeatable)")
     add("--nodes", type=int, help="node limit per move")
@@ -400,9 +400,9 @@ def parse_args(argv):
     add("--match", default=MATCH_PY, help="path of match.py (default ../shared/tools/match.py)")
     add("--match-arg", action="append", default=[], metavar="ARG",
         help="extra match.py argument, e.g. --match-arg=--maxmoves --match-arg=200 (repeatable)")
-    add("--params-file", default=PARAMS_RS, help="the params.rs to read (default src/params.rs)")
+    add("--params-file", default=PARAMS_RS, help="the params.rs to read (default src/search/params.rs)")
     add("--write-back", nargs="?", const=PARAMS_RS, metavar="PATH",
-        help="write the state's theta as the defaults of PATH (default src/params.rs); plays no games")
+        help="write the state's theta as the defaults of PATH (default src/search/params.rs); plays no games")
     add("-v", "--verbose", action="store_true", help="show match.py's per-pair lines")
     add("--selftest", action="store_true", help="check the update rule, parsing and write-back")
     args = ap.parse_args(argv)

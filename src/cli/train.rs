@@ -9,7 +9,7 @@ use std::time::Instant;
 use shakmaty::CastlingMode;
 
 use super::{at_least_one, FloatRange, LAMBDA};
-use crate::datagen::training::Filter;
+use crate::datagen::positions::Filter;
 use crate::datagen::GameResult;
 use crate::eval::nnue::format;
 use crate::eval::Network;

@@ -15,7 +15,8 @@
 //!
 //! Files come in two layouts: viriformat game records (`.vf`, [`viriformat`]), the default, and
 //! the older 40-byte position records (`.bin`, [`record`]); [`chunk`] reads both as games,
-//! [`training`] streams their positions to a trainer, [`output`] writes them, [`manifest`]
+//! [`positions`] turns a game into what a trainer reads (and the one filter of `--stats` and
+//! the trainer), [`output`] writes them, [`manifest`]
 //! records what made each file and [`inspect`] reads them back for people (dump, counts,
 //! conversion).
 
@@ -23,11 +24,11 @@ pub mod chunk;
 pub mod inspect;
 pub mod manifest;
 pub mod output;
+pub mod positions;
 pub mod record;
 mod result;
 pub mod run;
 pub mod sha256;
-pub mod training;
 pub mod viriformat;
 
 use std::path::Path;

@@ -4,19 +4,20 @@
 use arrayvec::ArrayVec;
 use shakmaty::{Bitboard, Chess, Move, Position};
 
+use super::best::{BestSoFar, Improvement};
 use super::config::TtPolicy;
+use super::movepick::MovePicker;
 use super::ordering::{is_tactical, Heuristics, MoveBuffer};
-use super::staged::StagedPicker;
 use super::tables::history::{Continuation, History};
 use super::tables::tt::{Hit, PackedMove, Stored};
 use super::worker::{KnownCheck, Worker};
 
 use super::draws::{fifty_move_rule, is_dead_draw, no_legal_move};
+use super::params::*;
 use super::selectivity::{
     mate_distance_window, null_move_reduction, probcut_beta, singular_beta, singular_verdict, Node,
     Singular,
 };
-use crate::params::*;
 use crate::position::{attacked_by, CheckInfo, Key};
 use crate::types::{Bound, Depth, Ply, Score, MAX_PLY};
 
@@ -263,7 +264,7 @@ impl Worker<'_> {
         // Only captures that win at least the margin over the static evaluation by exchange.
         let threshold = probcut_beta.0 - node.static_eval.0;
         let mut buffer = MoveBuffer::new();
-        let mut picker = StagedPicker::probcut(&mut buffer, self.steps.capture_history, threshold);
+        let mut picker = MovePicker::probcut(&mut buffer, self.steps.capture_history, threshold);
         while let Some(m) = picker.next(pos, self.history) {
             let score = self.visit_child(pos, key, ply, m, |worker, child, child_key| {
                 let window = (-probcut_beta, -probcut_beta + 1);
@@ -333,7 +334,7 @@ impl Worker<'_> {
         &mut self,
         pos: &Chess,
         node: Node,
-        mut alpha: Score,
+        alpha: Score,
         beta: Score,
         tt_hit: Option<Hit>,
     ) -> Score {
@@ -346,8 +347,7 @@ impl Worker<'_> {
         }
         let mut buffer = MoveBuffer::new();
         let mut picker = self.order_moves(pos, &node, tt_move, continuation, &mut buffer);
-        let mut best = node.tb_floor;
-        let mut best_move: Option<Move> = None;
+        let mut best = BestSoFar::new(node.tb_floor, alpha);
         let mut tried = Tried::default();
         let mut quiets_searched: Depth = 0;
         let checks = CheckInfo::new(pos);
@@ -363,8 +363,8 @@ impl Worker<'_> {
             // Step 9 (+108.9 ± 35.3): futility and late-move pruning of quiet moves that do
             // not give check (checks are how sacrifices pay off), decided before the move's
             // history is read: they do not depend on the move.
-            let prunable = quiet && !gives_check && self.may_prune_quiets(&node, best);
-            if prunable && self.prunes_late_quiets(&node, quiets_searched, alpha) {
+            let prunable = quiet && !gives_check && self.may_prune_quiets(&node, best.score);
+            if prunable && self.prunes_late_quiets(&node, quiets_searched, best.alpha) {
                 picker.end_pruned_quiets(|m| checks.gives_check(pos, m));
                 continue;
             }
@@ -373,7 +373,13 @@ impl Worker<'_> {
             let history = self.quiet_history(ply, side, &m, quiet, &continuation);
             // Step 9b (package): history pruning; 9c (+71.2 ± 20.3): SEE pruning.
             if (prunable && self.prunes_by_history(&node, history))
-                || self.prunes_by_see(pos, &node, &m, (quiet, picker.gave_winning_capture()), best)
+                || self.prunes_by_see(
+                    pos,
+                    &node,
+                    &m,
+                    (quiet, picker.gave_winning_capture()),
+                    best.score,
+                )
             {
                 continue;
             }
@@ -396,7 +402,7 @@ impl Worker<'_> {
                     child_key,
                     depth - 1 + extension,
                     ply + 1,
-                    alpha,
+                    best.alpha,
                     beta,
                     index == 0,
                     reduction,
@@ -406,16 +412,13 @@ impl Worker<'_> {
             if self.stopped {
                 return Score::ZERO;
             }
-            if score > best {
-                best = score;
-                if score > alpha {
-                    alpha = score;
-                    best_move = Some(m);
+            match best.consider(score, m, beta) {
+                Improvement::None => {}
+                Improvement::RaisedAlpha => self.pv.update(ply, m),
+                Improvement::FailedHigh => {
                     self.pv.update(ply, m);
-                    if score >= beta {
-                        self.on_beta_cutoff(index, m, side, depth, ply, &tried);
-                        break;
-                    }
+                    self.on_beta_cutoff(index, m, side, depth, ply, &tried);
+                    break;
                 }
             }
             tried.push(m, quiet);
@@ -427,7 +430,7 @@ impl Worker<'_> {
         }
         // Step 12: the result to the table (and what it teaches the correction history); a
         // cutoff has taught the move ordering above. No more than the tables allow.
-        self.result_to_table(pos, &node, best, beta, best_move)
+        self.result_to_table(pos, &node, best.score, beta, best.mv)
     }
 
     /// Step 12: `best`, capped by the tablebases' ceiling, goes to the table and teaches the
@@ -551,7 +554,7 @@ impl Worker<'_> {
     }
 
     /// Step 8 (SEE ordering: +167.7 ± 38.9, with quiescence SEE pruning): the moves in
-    /// stages (`staged`): the table's move, captures, killers, quiet moves and losing
+    /// stages (`movepick`): the table's move, captures, killers, quiet moves and losing
     /// captures, each generated when reached. Step 8d (+29.2 ± 13.1): the squares the
     /// opponent attacks, which key the node's quiet history, are found here, once.
     fn order_moves<'m>(
@@ -561,13 +564,13 @@ impl Worker<'_> {
         tt_move: PackedMove,
         continuation: Continuation,
         buffer: &'m mut MoveBuffer,
-    ) -> StagedPicker<'m> {
+    ) -> MovePicker<'m> {
         self.stack[node.ply].threats = if self.steps.threat_history {
             attacked_by(pos.board(), !pos.turn())
         } else {
             Bitboard::EMPTY
         };
-        StagedPicker::new(
+        MovePicker::new(
             pos,
             node.in_check,
             buffer,

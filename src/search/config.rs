@@ -5,8 +5,8 @@
 
 use std::time::Duration;
 
+use super::params::DEFAULT_MOVE_OVERHEAD_MS;
 use crate::eval::EvaluatorKind;
-use crate::params::DEFAULT_MOVE_OVERHEAD_MS;
 
 /// How the search may use what the transposition table returns.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]

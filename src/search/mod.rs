@@ -1,6 +1,6 @@
 //! The search: iterative deepening (`root`) over alpha-beta (`alphabeta`) with quiescence
 //! (`quiescence`), move ordering ([`ordering`]), its tables ([`tables`]: histories, killers,
-//! correction, principal variation, transposition table) and a time manager ([`time`]),
+//! correction, principal variation, transposition table) and a time manager ([`stop::time`]),
 //! configured by [`Steps`] (which selective steps run) and [`Settings`] (the rest of the
 //! setup). Children are made only through the move doors (`apply`), the evaluation is reached
 //! only through each thread's evaluator (`worker`), and what all threads read is one
@@ -9,23 +9,23 @@
 
 mod alphabeta;
 mod apply;
+mod best;
 mod config;
-mod control;
 mod draws;
-mod limits;
+mod movepick;
 pub mod ordering;
+pub mod params;
 mod quiescence;
+mod report;
 mod root;
 pub mod see;
 mod selectivity;
 mod shared;
-mod staged;
 pub mod stats;
-mod stop;
+pub mod stop;
 pub mod strength;
 pub mod tables;
 mod threads;
-pub mod time;
 mod worker;
 
 use std::panic::{catch_unwind, AssertUnwindSafe};
@@ -40,12 +40,12 @@ use crate::rng::Rng;
 use crate::tablebase::Tablebases;
 use crate::types::Score;
 pub use config::{Settings, Steps, TtPolicy};
-pub use control::Control;
-pub use limits::{Clock, IterationInfo, Limits, Reporter, SearchOutcome, MAX_DEPTH};
+pub use report::{IterationInfo, Reporter, SearchOutcome};
 use root::{ponder_from_tt, root_keys, root_moves, RootSearch};
 use shared::Shared;
 pub use stats::Stats;
 use stop::StopPolicy;
+pub use stop::{Clock, Control, Limits, MAX_DEPTH};
 use threads::{panic_message, HelperPool, Job};
 use worker::{ThreadData, Worker, WorkerSetup};
 

@@ -1,14 +1,14 @@
 //! Move ordering: which moves to try first so that alpha-beta cuts early. The hash move, then
 //! captures and promotions by MVV-LVA, then the killer moves, then quiet moves by history:
-//! the keys the picker (`staged`) sorts by, and the buffer it works in.
+//! the keys the picker (`movepick`) sorts by, and the buffer it works in.
 
 use arrayvec::ArrayVec;
 use shakmaty::{Bitboard, Chess, Color, Move, MoveList, Position, Role};
 
+use super::params::*;
 use super::see::see_at_least;
 use super::tables::history::{Continuation, History};
 use super::tables::tt::PackedMove;
-use crate::params::*;
 
 /// Value of a role for MVV-LVA (only the order matters).
 const fn role_value(role: Role) -> i32 {

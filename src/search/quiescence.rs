@@ -3,9 +3,10 @@
 
 use shakmaty::{Chess, Move};
 
+use super::best::{BestSoFar, Improvement};
+use super::movepick::MovePicker;
 use super::ordering::MoveBuffer;
 use super::see::see_at_least;
-use super::staged::StagedPicker;
 use super::tables::tt::{Hit, Stored};
 use super::worker::{KnownCheck, Worker};
 use crate::position::Key;
@@ -18,7 +19,7 @@ impl Worker<'_> {
         pos: &Chess,
         key: Key,
         ply: Ply,
-        mut alpha: Score,
+        alpha: Score,
         beta: Score,
         check: KnownCheck,
     ) -> Score {
@@ -52,17 +53,16 @@ impl Worker<'_> {
                 Ok(pat) => pat,
                 Err(cut) => return cut,
             };
-            alpha = alpha.max(stand_pat);
             Some((stand_pat, raw_eval))
         };
-        let mut best = stand_pat.map_or(-Score::INFINITE, |(pat, _)| pat);
+        let floor = stand_pat.map_or(-Score::INFINITE, |(pat, _)| pat);
+        let mut best = BestSoFar::new(floor, alpha.max(floor));
         let mut buffer = MoveBuffer::new();
         let capture_history = self.steps.capture_history;
-        let mut picker = StagedPicker::quiescence(in_check, &mut buffer, capture_history);
+        let mut picker = MovePicker::quiescence(in_check, &mut buffer, capture_history);
 
         // Step 4: the captures (every evasion in check), best first, those that lose material
         // by static exchange skipped (with step 8 of the main search: +167.7 ± 38.9).
-        let mut best_move = None;
         while let Some(m) = picker.next(pos, self.history) {
             let index = picker.handed_out() - 1;
             if stand_pat.is_some() && self.skips_capture(pos, &m) {
@@ -74,23 +74,16 @@ impl Worker<'_> {
                     child_key,
                     ply + 1,
                     -beta,
-                    -alpha,
+                    -best.alpha,
                     KnownCheck::Unknown,
                 )
             });
             if self.stopped {
                 return Score::ZERO;
             }
-            if score > best {
-                best = score;
-                if score > alpha {
-                    alpha = score;
-                    best_move = Some(m);
-                    if score >= beta {
-                        self.stats.count_cutoff(index);
-                        break;
-                    }
-                }
+            if best.consider(score, m, beta) == Improvement::FailedHigh {
+                self.stats.count_cutoff(index);
+                break;
             }
         }
         // In check with no evasion: mated.
@@ -99,11 +92,11 @@ impl Worker<'_> {
         }
         // Step 5: the result to the table.
         if use_tt {
-            let bound = Bound::of(best, beta, best_move.is_some());
+            let bound = Bound::of(best.score, beta, best.mv.is_some());
             let raw_eval = stand_pat.map(|(_, raw)| raw);
-            self.store_quiescence(key, ply, best, bound, best_move, raw_eval);
+            self.store_quiescence(key, ply, best.score, bound, best.mv, raw_eval);
         }
-        best
+        best.score
     }
 
     /// Standing pat: the side to move (not in check) may decline every capture, so it stands

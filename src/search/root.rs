@@ -7,15 +7,14 @@ use std::time::Instant;
 use shakmaty::{Chess, Move, Position};
 
 use super::apply::child_position;
-use super::limits::{IterationInfo, Reporter, SearchOutcome};
-use super::stop::Iteration;
-use super::tables::tt::TranspositionTable;
-use super::time;
-use super::worker::{KnownCheck, Worker};
-use crate::params::{
+use super::params::{
     aspiration_growth_percent, aspiration_min_depth, aspiration_window, HELPER_SKIP_PHASE,
     HELPER_SKIP_SIZE,
 };
+use super::report::{IterationInfo, Reporter, SearchOutcome};
+use super::stop::{time, Iteration};
+use super::tables::tt::TranspositionTable;
+use super::worker::{KnownCheck, Worker};
 use crate::position::{Game, Key};
 use crate::types::{Bound, Depth, Score, MAX_PLY};
 

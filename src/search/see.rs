@@ -5,7 +5,7 @@
 use shakmaty::attacks::{bishop_attacks, king_attacks, knight_attacks, pawn_attacks, rook_attacks};
 use shakmaty::{Bitboard, Board, Chess, Color, Move, Position, Role, Square};
 
-use crate::params::{see_bishop, see_knight, see_pawn, see_queen, see_rook, SEE_KING};
+use super::params::{see_bishop, see_knight, see_pawn, see_queen, see_rook, SEE_KING};
 
 /// Exchange values (only their order and rough ratios matter).
 pub fn value(role: Role) -> i32 {

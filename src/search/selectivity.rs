@@ -3,15 +3,15 @@
 //! of `alphabeta.rs` ask them where they run (and keep each step's Elo there); each answer
 //! reads only the node, the window and the steps that are on.
 
-#[cfg(not(feature = "tune"))]
+#[cfg(not(feature = "spsa"))]
 use std::sync::OnceLock;
 
 use shakmaty::{Chess, Move, Position};
 
+use super::params::*;
 use super::see::see_at_least;
 use super::tables::tt::{Hit, PackedMove};
 use super::worker::Worker;
-use crate::params::*;
 use crate::position::Key;
 use crate::types::{Bound, Depth, Ply, Score};
 
@@ -389,7 +389,7 @@ fn reduction_formula(depth: usize, index: usize) -> u8 {
 }
 
 /// The late-move reduction table, by depth and move index (computed once from the defaults).
-#[cfg(not(feature = "tune"))]
+#[cfg(not(feature = "spsa"))]
 fn late_move_reduction(depth: Depth, index: usize) -> Depth {
     static TABLE: OnceLock<[[u8; 64]; 64]> = OnceLock::new();
     let table = TABLE.get_or_init(|| {
@@ -405,7 +405,7 @@ fn late_move_reduction(depth: Depth, index: usize) -> Depth {
 }
 
 /// The tuning build computes each reduction afresh: its parameters change between searches.
-#[cfg(feature = "tune")]
+#[cfg(feature = "spsa")]
 fn late_move_reduction(depth: Depth, index: usize) -> Depth {
     Depth::from(reduction_formula((depth as usize).min(63), index.min(63)))
 }

@@ -17,10 +17,10 @@ use std::time::Instant;
 use shakmaty::Move;
 
 use super::config::{Settings, Steps};
-use super::control::Control;
 use super::root::{root_keys, root_moves, RootSearch};
 use super::shared::Shared;
 use super::stats::Stats;
+use super::stop::Control;
 use super::stop::StopPolicy;
 use super::worker::{Published, ThreadData, Worker, WorkerSetup};
 use crate::eval::EvaluatorKind;

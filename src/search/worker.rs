@@ -7,15 +7,15 @@ use std::sync::Arc;
 use shakmaty::{Chess, Position};
 
 use super::config::{Settings, Steps};
-use super::control::Control;
+use super::params::POLL_INTERVAL_NODES;
 use super::shared::Shared;
 use super::stats::Stats;
+use super::stop::Control;
 use super::stop::StopPolicy;
 use super::tables::history::{Continuation, History, PieceTo};
 use super::tables::killers::Killers;
 use super::tables::pv::PvTable;
 use crate::eval::{Evaluator, EvaluatorKind, Network};
-use crate::params::POLL_INTERVAL_NODES;
 use crate::position::Key;
 use crate::types::{Ply, Score, MAX_PLY};
 

@@ -10,7 +10,7 @@ use rayon::prelude::*;
 use shakmaty::{Chess, Position};
 
 use crate::datagen::chunk::{chunk_paths, ChunkReader};
-use crate::datagen::training::{game_positions, Filter};
+use crate::datagen::positions::{game_positions, Filter};
 use crate::datagen::GameResult;
 use crate::eval::nnue::format::{self, fnv1a, other_view, MAX_PIECES};
 

@@ -16,6 +16,7 @@ pub mod checkpoint;
 pub mod data;
 pub mod net;
 pub mod quantised;
+pub mod reader;
 
 use rayon::prelude::*;
 

@@ -9,19 +9,13 @@ use std::path::Path;
 
 use super::data::Sample;
 use super::net::Net;
-use crate::eval::nnue::format::{self, Layers, QA, QB, SCALE};
+use crate::eval::nnue::format::{self, Weights, QA, QB, SCALE};
 
-/// A quantised net.
+/// A quantised net: the engine format's layer table ([`Weights`]), which the engine reads
+/// back exactly.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct QuantisedNet {
-    pub hidden: usize,
-    /// Feature-major, `768 × N`.
-    pub w1: Vec<i16>,
-    pub b1: Vec<i16>,
-    /// Per output bucket `2N`, the side to move's half first.
-    pub w2: Vec<i16>,
-    /// One per output bucket.
-    pub b2: Vec<i32>,
+    pub weights: Weights,
 }
 
 /// `round(x * scale)` saturated to `i16` (only a runaway weight saturates; `W2` is clipped).
@@ -33,8 +27,7 @@ fn q16(x: f32, scale: i32) -> i16 {
 
 impl QuantisedNet {
     pub fn from_float(net: &Net) -> QuantisedNet {
-        QuantisedNet {
-            hidden: net.hidden,
+        let weights = Weights {
             w1: net.w1().iter().map(|&w| q16(w, QA)).collect(),
             b1: net.b1().iter().map(|&b| q16(b, QA)).collect(),
             w2: net.w2().iter().map(|&w| q16(w, QB)).collect(),
@@ -43,66 +36,56 @@ impl QuantisedNet {
                 .iter()
                 .map(|&b| (f64::from(b) * f64::from(QA * QB)).round() as i32)
                 .collect(),
-        }
+        };
+        QuantisedNet { weights }
+    }
+
+    /// The hidden layer's width.
+    pub fn hidden(&self) -> usize {
+        self.weights.hidden()
     }
 
     /// Output buckets: 1 or `format::OUTPUT_BUCKETS`.
     pub fn buckets(&self) -> usize {
-        self.b2.len()
+        self.weights.b2.len()
     }
 
     /// The float net these integers stand for (each weight divided by its scale): the float
     /// net's evaluation less the rounding of the weights.
     pub fn to_float(&self) -> Net {
         let (qa, qb) = (QA as f32, QB as f32);
-        let mut params: Vec<f32> = self.w1.iter().map(|&w| f32::from(w) / qa).collect();
-        params.extend(self.b1.iter().map(|&b| f32::from(b) / qa));
-        params.extend(self.w2.iter().map(|&w| f32::from(w) / qb));
-        params.extend(self.b2.iter().map(|&b| b as f32 / (qa * qb)));
+        let mut params: Vec<f32> = self.weights.w1.iter().map(|&w| f32::from(w) / qa).collect();
+        params.extend(self.weights.b1.iter().map(|&b| f32::from(b) / qa));
+        params.extend(self.weights.w2.iter().map(|&w| f32::from(w) / qb));
+        params.extend(self.weights.b2.iter().map(|&b| b as f32 / (qa * qb)));
         Net {
-            hidden: self.hidden,
+            hidden: self.hidden(),
             buckets: self.buckets(),
             params,
-        }
-    }
-
-    /// The weights as the net format's writer takes them.
-    pub fn layers(&self) -> Layers<'_> {
-        Layers {
-            w1: &self.w1,
-            b1: &self.b1,
-            w2: &self.w2,
-            b2: &self.b2,
         }
     }
 
     /// The file's bytes ([`format::write()`]), or why the engine would refuse them: a width it
     /// does not load, or weights whose integer sums could wrap in its lanes.
     pub fn to_bytes(&self) -> Result<Vec<u8>, String> {
-        format::write(self.layers())
+        format::write(self.weights.layers())
     }
 
     /// Reads a file's bytes through the engine's own reader ([`format::read`]): every header
     /// byte, the size, the hash and the range check.
     pub fn from_bytes(bytes: &[u8]) -> Result<QuantisedNet, String> {
-        let weights = format::read(bytes)?;
-        Ok(QuantisedNet {
-            hidden: weights.hidden(),
-            w1: weights.w1,
-            b1: weights.b1,
-            w2: weights.w2,
-            b2: weights.b2,
-        })
+        let (weights, _) = format::read(bytes)?;
+        Ok(QuantisedNet { weights })
     }
 
     /// `b1 + Σ W1[f]`, in `i32`, and how many features there were.
     fn accumulate(&self, features: impl Iterator<Item = usize>) -> (Vec<i32>, u32) {
-        let n = self.hidden;
-        let mut acc: Vec<i32> = self.b1.iter().map(|&b| i32::from(b)).collect();
+        let n = self.hidden();
+        let mut acc: Vec<i32> = self.weights.b1.iter().map(|&b| i32::from(b)).collect();
         let mut count = 0;
         for f in features {
             count += 1;
-            for (a, &w) in acc.iter_mut().zip(&self.w1[f * n..(f + 1) * n]) {
+            for (a, &w) in acc.iter_mut().zip(&self.weights.w1[f * n..(f + 1) * n]) {
                 *a += i32::from(w);
             }
         }
@@ -119,8 +102,8 @@ impl QuantisedNet {
         nstm: impl Iterator<Item = usize>,
     ) -> i64 {
         let ((acc_stm, pieces), (acc_nstm, _)) = (self.accumulate(stm), self.accumulate(nstm));
-        let (n, bucket) = (self.hidden, format::bucket(pieces, self.buckets()));
-        let (w_stm, w_nstm) = self.w2[2 * n * bucket..2 * n * (bucket + 1)].split_at(n);
+        let (n, bucket) = (self.hidden(), format::bucket(pieces, self.buckets()));
+        let (w_stm, w_nstm) = self.weights.w2[2 * n * bucket..2 * n * (bucket + 1)].split_at(n);
         let mut sum: i64 = 0;
         for (acc, w2) in [(&acc_stm, w_stm), (&acc_nstm, w_nstm)] {
             for (&a, &w) in acc.iter().zip(w2) {
@@ -128,7 +111,8 @@ impl QuantisedNet {
                 sum += i64::from((c * i32::from(w)) * c);
             }
         }
-        (sum / i64::from(QA) + i64::from(self.b2[bucket])) * i64::from(SCALE) / i64::from(QA * QB)
+        (sum / i64::from(QA) + i64::from(self.weights.b2[bucket])) * i64::from(SCALE)
+            / i64::from(QA * QB)
     }
 }
 
@@ -192,7 +176,7 @@ pub fn quantise_centred(net: &Net, calibration: &[Sample]) -> QuantisedNet {
         let offset = rounding_error(net, &q, &own).mean;
         // One unit of b2 is SCALE / (QA·QB) = 0.0245 cp.
         let units = (offset * f64::from(QA * QB) / f64::from(SCALE)).round();
-        let b2 = &mut q.b2[bucket];
+        let b2 = &mut q.weights.b2[bucket];
         *b2 = (f64::from(*b2) + units).clamp(f64::from(i32::MIN), f64::from(i32::MAX)) as i32;
     }
     q

@@ -4,7 +4,7 @@ use super::data::{load, Sample};
 use super::net::{Net, Target, SCALE};
 use super::quantised::QuantisedNet;
 use super::*;
-use crate::datagen::training::Filter;
+use crate::datagen::positions::Filter;
 use crate::eval::nnue::format::{self, file_bytes, HEADER_BYTES, MAGIC, OUTPUT_BUCKETS};
 
 /// Real positions: the first `n` the default filter keeps from the committed chunk.
@@ -208,7 +208,7 @@ fn the_net_file_has_the_documented_layout_and_reads_back() {
     assert_eq!(QuantisedNet::from_bytes(&bytes).unwrap(), bucketed);
     // The last bucket's bias is the file's last four bytes.
     let last = i32::from_le_bytes(bytes[bytes.len() - 4..].try_into().unwrap());
-    assert_eq!(last, bucketed.b2[7]);
+    assert_eq!(last, bucketed.weights.b2[7]);
     let net = Net::new(16, 1, 5);
     let q = QuantisedNet::from_float(&net);
     let bytes = q.to_bytes().unwrap();
@@ -248,14 +248,14 @@ fn the_writer_refuses_a_net_the_engine_would_refuse_with_the_reason() {
     let dir = std::env::temp_dir().join(format!("cutoff-train-writer-{}", std::process::id()));
     let out = dir.join("net.nnue");
     let mut big_w2 = QuantisedNet::from_float(&Net::new(16, 1, 5));
-    big_w2.w2[3] = 20_000;
+    big_w2.weights.w2[3] = 20_000;
     let mut big_w1 = QuantisedNet::from_float(&Net::new(16, 1, 5));
     for f in 0..768 {
-        big_w1.w1[f * 16 + 5] = 1_100;
+        big_w1.weights.w1[f * 16 + 5] = 1_100;
     }
     let mut three_buckets = QuantisedNet::from_float(&Net::new(16, 1, 5));
-    three_buckets.w2 = three_buckets.w2.repeat(3);
-    three_buckets.b2 = vec![0; 3];
+    three_buckets.weights.w2 = three_buckets.weights.w2.repeat(3);
+    three_buckets.weights.b2 = vec![0; 3];
     for (q, reason) in [
         (
             QuantisedNet::from_float(&Net::new(17, 1, 5)),
@@ -513,8 +513,12 @@ fn assert_centring_removes_the_offset(net: &Net, samples: &[Sample]) {
     let plain = QuantisedNet::from_float(net);
     let centred = quantised::quantise_centred(net, calibration);
     assert_eq!(
-        (&centred.w1, &centred.b1, &centred.w2),
-        (&plain.w1, &plain.b1, &plain.w2)
+        (
+            &centred.weights.w1,
+            &centred.weights.b1,
+            &centred.weights.w2
+        ),
+        (&plain.weights.w1, &plain.weights.b1, &plain.weights.w2)
     );
     let before = quantised::rounding_error(net, &plain, &held_out[..2000]);
     let after = quantised::rounding_error(net, &centred, &held_out[..2000]);

@@ -162,9 +162,9 @@ impl Engine {
                     Apply::Act(act) => self.act(act(&value)),
                 }
             }
-            #[cfg(feature = "tune")]
+            #[cfg(feature = "spsa")]
             Change::Tunable(name, value) => {
-                if let Err(e) = crate::params::set(name, value) {
+                if let Err(e) = crate::search::params::set(name, value) {
                     send_error(&e);
                 }
             }

@@ -10,7 +10,7 @@
 use std::time::Duration;
 
 use crate::eval::EvaluatorKind;
-use crate::params::DEFAULT_MOVE_OVERHEAD_MS;
+use crate::search::params::DEFAULT_MOVE_OVERHEAD_MS;
 use crate::search::strength::{ELO_MAX, ELO_MIN};
 use crate::search::Settings;
 
@@ -293,9 +293,9 @@ fn declaration(d: &Declared) -> String {
 /// The `option ...` lines of the `uci` answer.
 pub fn declarations() -> Vec<String> {
     let mut lines: Vec<String> = OPTIONS.iter().map(declaration).collect();
-    // The tuning build offers every search parameter (src/params.rs) for SPSA to set.
-    if cfg!(feature = "tune") {
-        lines.extend(crate::params::TUNABLES.iter().map(|t| {
+    // The tuning build offers every search parameter (src/search/params.rs) for SPSA to set.
+    if cfg!(feature = "spsa") {
+        lines.extend(crate::search::params::TUNABLES.iter().map(|t| {
             format!(
                 "option name {} type spin default {} min {} max {}",
                 t.name, t.default, t.min, t.max
@@ -310,8 +310,8 @@ pub fn declarations() -> Vec<String> {
 pub enum Change {
     /// An option of [`OPTIONS`] and its checked value.
     Declared { option: &'static str, value: Value },
-    /// A search parameter of the tuning build (`--features tune`), by name.
-    #[cfg(feature = "tune")]
+    /// A search parameter of the tuning build (`--features spsa`), by name.
+    #[cfg(feature = "spsa")]
     Tunable(&'static str, i32),
 }
 
@@ -366,10 +366,13 @@ pub fn parse_change(name: &str, value: Option<&str>) -> Result<Change, String> {
             value,
         });
     }
-    #[cfg(feature = "tune")]
+    #[cfg(feature = "spsa")]
     {
         let lower = name.to_ascii_lowercase();
-        if let Some(t) = crate::params::TUNABLES.iter().find(|t| t.name == lower) {
+        if let Some(t) = crate::search::params::TUNABLES
+            .iter()
+            .find(|t| t.name == lower)
+        {
             let kind = Kind::Spin {
                 default: i64::from(t.default),
                 min: i64::from(t.min),
@@ -511,12 +514,12 @@ mod tests {
     #[test]
     fn search_parameters_are_options_only_in_the_tuning_build() {
         let offered = parse_change("rfp_margin", Some("70")).is_ok();
-        assert_eq!(offered, cfg!(feature = "tune"));
+        assert_eq!(offered, cfg!(feature = "spsa"));
         let declared = declarations()
             .iter()
             .any(|l| l.contains("name rfp_margin "));
-        assert_eq!(declared, cfg!(feature = "tune"));
-        if cfg!(feature = "tune") {
+        assert_eq!(declared, cfg!(feature = "spsa"));
+        if cfg!(feature = "spsa") {
             assert!(parse_change("rfp_margin", Some("1000")).is_err());
         }
     }
@@ -528,7 +531,7 @@ mod tests {
                 assert!(min <= default && default <= max, "{}", option.name);
             }
         }
-        for t in crate::params::TUNABLES {
+        for t in crate::search::params::TUNABLES {
             assert!(t.min <= t.default && t.default <= t.max, "{}", t.name);
         }
     }

@@ -393,14 +393,18 @@ pub fn write(net: Layers) -> Result<Vec<u8>, String> {
     Ok(out)
 }
 
-/// A net's integer weights as [`read`] returns them, with the hash that names it.
+/// A net's integer weights, owned: the layer table of every net of this format, as [`read`]
+/// returns it and as the trainer's quantised net holds it (`train::quantised`). The width is
+/// `b1.len()`, the output buckets `b2.len()`.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Weights {
+    /// Feature-major, `768 × N`.
     pub w1: Vec<i16>,
     pub b1: Vec<i16>,
+    /// Bucket-major: each bucket's `2N`, the side to move's half first.
     pub w2: Vec<i16>,
+    /// One per bucket.
     pub b2: Vec<i32>,
-    pub hash: u64,
 }
 
 fn i16s(bytes: &[u8]) -> Vec<i16> {
@@ -412,8 +416,9 @@ fn i16s(bytes: &[u8]) -> Vec<i16> {
 
 /// Reads a net file, checking everything: the header byte by byte ([`read_header`]), the size,
 /// the hash of the payload, then that the engine's integer arithmetic cannot wrap on it
-/// ([`check_range`]). Any mismatch is an error that says what is wrong.
-pub fn read(bytes: &[u8]) -> Result<Weights, String> {
+/// ([`check_range`]). Any mismatch is an error that says what is wrong. The weights come with
+/// the hash that names the net (its payload's, as the header stores it).
+pub fn read(bytes: &[u8]) -> Result<(Weights, u64), String> {
     let shape = read_header(bytes)?;
     let Shape { hidden, buckets } = shape;
     let expected = shape.file_bytes();
@@ -442,13 +447,7 @@ pub fn read(bytes: &[u8]) -> Result<Weights, String> {
         .chunks_exact(4)
         .map(|c| i32::from_le_bytes([c[0], c[1], c[2], c[3]]))
         .collect();
-    Ok(Weights {
-        w1,
-        b1,
-        w2,
-        b2,
-        hash,
-    })
+    Ok((Weights { w1, b1, w2, b2 }, hash))
 }
 
 impl Weights {
@@ -460,6 +459,7 @@ impl Weights {
         self.b2.len()
     }
 
+    /// The weights borrowed, as [`write()`] takes them.
     pub fn layers(&self) -> Layers<'_> {
         Layers {
             w1: &self.w1,

@@ -94,7 +94,7 @@ impl Network {
     /// the size, the checksum, then that the engine's integer arithmetic cannot wrap on it
     /// ([`format::check_range`]). Any mismatch is an error that says what is wrong.
     pub fn from_bytes(bytes: &[u8]) -> Result<Network, String> {
-        let weights = format::read(bytes)?;
+        let (weights, hash) = format::read(bytes)?;
         Ok(Network {
             by_pieces: outputs(weights.hidden(), &weights.b2),
             hidden: weights.hidden(),
@@ -102,7 +102,7 @@ impl Network {
             b1: weights.b1,
             w2: Aligned::from_slice(&weights.w2),
             b2: weights.b2,
-            hash: weights.hash,
+            hash,
         })
     }
 

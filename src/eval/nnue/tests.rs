@@ -321,7 +321,7 @@ fn positions_of_every_size() -> Vec<Chess> {
 fn a_bucketed_net_evaluates_each_position_through_its_buckets_output() {
     let hidden = 32;
     let net = random_bucketed_network(hidden, OUTPUT_BUCKETS, 8);
-    let weights = format::read(&net.to_bytes()).unwrap();
+    let (weights, _) = format::read(&net.to_bytes()).unwrap();
     let row = |b: usize| {
         let (w2, b2) = (&weights.w2, &weights.b2);
         Network::from_weights(

@@ -4,7 +4,7 @@
 use shakmaty::{Bitboard, Color, Move, Role};
 
 use super::correction::CorrectionHistory;
-use crate::params::*;
+use crate::search::params::*;
 use crate::types::Depth;
 
 /// A piece of one colour arriving on a square (12 × 64 values): what the continuation and

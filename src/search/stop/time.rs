@@ -1,10 +1,10 @@
 //! The time manager: how long this move may take, from the clock or the move time of `go`
-//! (the stop policy, `stop.rs`, builds it and asks it).
+//! (the stop policy, `stop/mod.rs`, builds it and asks it).
 
 use std::time::Duration;
 
 use super::limits::Clock;
-use crate::params::*;
+use crate::search::params::*;
 
 /// The time a search may use, measured from the moment the clock started (the `go`, or the
 /// `ponderhit` that ends pondering).

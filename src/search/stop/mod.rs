@@ -6,10 +6,14 @@
 
 use std::time::Duration;
 
-use super::control::Control;
-use super::limits::{Limits, MAX_DEPTH};
-use super::time::TimeBudget;
+mod control;
+mod limits;
+pub mod time;
+
 use crate::types::{Depth, Score};
+pub use control::Control;
+pub use limits::{Clock, Limits, MAX_DEPTH};
+use time::TimeBudget;
 
 /// What ends one thread's search, fixed when the search starts.
 #[derive(Clone, Copy, Debug)]

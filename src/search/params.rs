@@ -11,7 +11,7 @@
 //!
 //! Which steps the search takes is not set here but in `search::Steps`, at run time.
 
-/// One tunable number: its name (also the UCI option of the `tune` build), default, range and
+/// One tunable number: its name (also the UCI option of the `spsa` build), default, range and
 /// SPSA step.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Tunable {
@@ -27,13 +27,13 @@ macro_rules! tunables {
     ($($(#[$doc:meta])* $name:ident: $ty:ty = $default:literal, $min:literal..=$max:literal, step $step:literal;)*) => {
         $(
             $(#[$doc])*
-            #[cfg(not(feature = "tune"))]
+            #[cfg(not(feature = "spsa"))]
             #[inline(always)]
             pub const fn $name() -> $ty {
                 $default
             }
             $(#[$doc])*
-            #[cfg(feature = "tune")]
+            #[cfg(feature = "spsa")]
             #[inline]
             pub fn $name() -> $ty {
                 values::$name.load(std::sync::atomic::Ordering::Relaxed) as $ty
@@ -49,16 +49,16 @@ macro_rules! tunables {
             step: $step,
         }),*];
 
-        /// The current values of the `tune` build, set through [`set`].
-        #[cfg(feature = "tune")]
+        /// The current values of the `spsa` build, set through [`set`].
+        #[cfg(feature = "spsa")]
         #[allow(non_upper_case_globals)]
         mod values {
             use std::sync::atomic::AtomicI32;
             $(pub static $name: AtomicI32 = AtomicI32::new($default);)*
         }
 
-        /// Sets tunable `name` (the `tune` build's UCI option) to `value`, within its range.
-        #[cfg(feature = "tune")]
+        /// Sets tunable `name` (the `spsa` build's UCI option) to `value`, within its range.
+        #[cfg(feature = "spsa")]
         pub fn set(name: &str, value: i32) -> Result<(), String> {
             let t = TUNABLES
                 .iter()
@@ -304,7 +304,7 @@ mod tests {
         assert_eq!(default_moves_to_go() as i32, default("default_moves_to_go"));
     }
 
-    #[cfg(feature = "tune")]
+    #[cfg(feature = "spsa")]
     #[test]
     fn the_tune_build_sets_a_value_within_its_range_only() {
         assert!(set("nmp_depth_divisor", 11).is_err());

@@ -76,7 +76,7 @@ const PROBCUT: &[Stage] = &[GenerateTactical, Winning, Done];
 /// kilobytes, so not in the picker): captures first, then quiet moves after `captures_end`; the
 /// captures deferred as losing are moved down over the slots of those already handed out, so
 /// they stay in the order they were deferred (best key first) without a list of their own.
-pub struct StagedPicker<'a> {
+pub struct MovePicker<'a> {
     moves: &'a mut MoveList,
     keys: &'a mut ArrayVec<i32, 256>,
     stage: Stage,
@@ -93,7 +93,7 @@ pub struct StagedPicker<'a> {
     /// The killers handed out, which the quiet stage then leaves out.
     killers_given: [Option<Move>; 2],
     handed_out: usize,
-    /// Whether [`StagedPicker::end_pruned_quiets`] has looked at the quiet stage already.
+    /// Whether [`MovePicker::end_pruned_quiets`] has looked at the quiet stage already.
     quiets_looked_at: bool,
     /// The ordering steps, fixed for the node (the history itself is read when a stage is
     /// scored): the moves before it, when continuation history is on.
@@ -108,7 +108,7 @@ pub struct StagedPicker<'a> {
     see_threshold: i32,
 }
 
-impl<'a> StagedPicker<'a> {
+impl<'a> MovePicker<'a> {
     /// The main search's picker for `pos` in `buffer`, whose moves must be empty. In check
     /// every evasion is generated now and ordered with `ordering`; otherwise nothing is
     /// generated until asked for.
@@ -119,9 +119,9 @@ impl<'a> StagedPicker<'a> {
         tt_move: PackedMove,
         killers: [Option<Move>; 2],
         ordering: Heuristics<'_>,
-    ) -> StagedPicker<'a> {
+    ) -> MovePicker<'a> {
         let stages = if in_check { EVASIONS } else { MAIN };
-        let mut picker = StagedPicker::with_stages(buffer, stages);
+        let mut picker = MovePicker::with_stages(buffer, stages);
         picker.killers = killers;
         picker.continuation = ordering.continuation;
         picker.capture_history = ordering.capture_history;
@@ -141,18 +141,18 @@ impl<'a> StagedPicker<'a> {
 
     /// Quiescence's picker in `buffer` (empty): the captures and queen promotions by MVV-LVA
     /// and, with `capture_history`, capture history; in check every evasion by MVV-LVA alone.
-    /// Generated at the first [`StagedPicker::next`].
+    /// Generated at the first [`MovePicker::next`].
     pub fn quiescence(
         in_check: bool,
         buffer: &'a mut MoveBuffer,
         capture_history: bool,
-    ) -> StagedPicker<'a> {
+    ) -> MovePicker<'a> {
         let stages = if in_check {
             QUIESCENCE_EVASIONS
         } else {
             QUIESCENCE
         };
-        let mut picker = StagedPicker::with_stages(buffer, stages);
+        let mut picker = MovePicker::with_stages(buffer, stages);
         picker.capture_history = capture_history;
         picker
     }
@@ -163,8 +163,8 @@ impl<'a> StagedPicker<'a> {
         buffer: &'a mut MoveBuffer,
         capture_history: bool,
         see_threshold: i32,
-    ) -> StagedPicker<'a> {
-        let mut picker = StagedPicker::with_stages(buffer, PROBCUT);
+    ) -> MovePicker<'a> {
+        let mut picker = MovePicker::with_stages(buffer, PROBCUT);
         picker.capture_history = capture_history;
         picker.see_threshold = see_threshold;
         picker
@@ -172,11 +172,11 @@ impl<'a> StagedPicker<'a> {
 
     /// A picker that runs `stages` over `buffer`, every ordering step off.
     #[inline]
-    fn with_stages(buffer: &'a mut MoveBuffer, stages: &'static [Stage]) -> StagedPicker<'a> {
+    fn with_stages(buffer: &'a mut MoveBuffer, stages: &'static [Stage]) -> MovePicker<'a> {
         let MoveBuffer { moves, keys } = buffer;
         debug_assert!(moves.is_empty());
         keys.clear();
-        StagedPicker {
+        MovePicker {
             moves,
             keys,
             stage: stages[0],
@@ -464,7 +464,7 @@ mod tests {
     fn order(pos: &Chess, tt_move: PackedMove, killers: [Option<Move>; 2]) -> Vec<String> {
         let history = History::default();
         let mut buffer = MoveBuffer::new();
-        let mut picker = StagedPicker::new(
+        let mut picker = MovePicker::new(
             pos,
             pos.is_check(),
             &mut buffer,
@@ -485,8 +485,8 @@ mod tests {
         pos: &Chess,
         buffer: &'a mut MoveBuffer,
         ordering: Heuristics<'_>,
-    ) -> StagedPicker<'a> {
-        StagedPicker::new(pos, false, buffer, PackedMove::NONE, [None; 2], ordering)
+    ) -> MovePicker<'a> {
+        MovePicker::new(pos, false, buffer, PackedMove::NONE, [None; 2], ordering)
     }
 
     fn find(pos: &Chess, uci: &str) -> Move {
@@ -695,7 +695,7 @@ mod tests {
     }
 
     /// The moves the staged picker hands out until it is done.
-    fn handed_out(picker: &mut StagedPicker<'_>, pos: &Chess, history: &History) -> Vec<Move> {
+    fn handed_out(picker: &mut MovePicker<'_>, pos: &Chess, history: &History) -> Vec<Move> {
         let mut order = Vec::new();
         while let Some(m) = picker.next(pos, history) {
             order.push(m);
@@ -737,7 +737,7 @@ mod tests {
                 })
                 .collect();
             let mut buffer = MoveBuffer::new();
-            let mut picker = StagedPicker::with_stages(&mut buffer, EVASIONS);
+            let mut picker = MovePicker::with_stages(&mut buffer, EVASIONS);
             picker.moves.extend(moves.iter().take(n).copied());
             picker.keys.extend(keys.iter().copied());
             let history = History::default();
@@ -796,14 +796,14 @@ mod tests {
             for capture_history in [true, false] {
                 let mut buffer = MoveBuffer::new();
                 let mut picker =
-                    StagedPicker::quiescence(pos.is_check(), &mut buffer, capture_history);
+                    MovePicker::quiescence(pos.is_check(), &mut buffer, capture_history);
                 let got = handed_out(&mut picker, pos, &history);
                 let want = order_in_words(pos, &history, capture_history, None);
                 assert_eq!(got, want, "quiescence, {capture_history}: {fen}");
                 if !pos.is_check() {
                     let threshold = [-300, -100, 0, 100, 300, 900][(rand() % 6) as usize];
                     let mut buffer = MoveBuffer::new();
-                    let mut picker = StagedPicker::probcut(&mut buffer, capture_history, threshold);
+                    let mut picker = MovePicker::probcut(&mut buffer, capture_history, threshold);
                     let got = handed_out(&mut picker, pos, &history);
                     let want = order_in_words(pos, &history, capture_history, Some(threshold));
                     assert_eq!(got, want, "probcut {threshold}, {capture_history}: {fen}");
@@ -823,7 +823,7 @@ mod tests {
     /// Quiescence's keys at `pos`, to count the positions with equal keys.
     fn buffer_keys(pos: &Chess, history: &History, capture_history: bool) -> Vec<i32> {
         let mut buffer = MoveBuffer::new();
-        let mut picker = StagedPicker::quiescence(pos.is_check(), &mut buffer, capture_history);
+        let mut picker = MovePicker::quiescence(pos.is_check(), &mut buffer, capture_history);
         picker.next(pos, history);
         buffer.keys.to_vec()
     }
