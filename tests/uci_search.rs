@@ -609,11 +609,57 @@ fn hanging_queen_is_taken() {
 // ---------------------------------------------------------------------------------------------------------------
 // Limits.
 
+/// The MultiPV lines of every completed depth come in score order: line 1 is the best. (Lines
+/// are searched in turn, and a move that failed low under line 2's null window scored higher
+/// as line 3: at depth 5 here, line 2 `cp 103` and line 3 `cp 106`.)
 #[test]
-fn go_nodes_stops_near_the_node_limit() {
+fn multipv_lines_of_each_depth_are_in_score_order() {
+    let fen = "r1bq2rk/pp3pbp/2p1p1pQ/7P/3P4/2PB1N2/PP3PPR/2KR4 w - - 0 1";
     let mut e = Engine::started();
-    for (fen, limit) in [(KIWIPETE, 20_000u64), (STARTPOS, 100_000)] {
-        let (_, r) = search_fen(&mut e, fen, &format!("go nodes {limit}"));
+    e.send("setoption name MultiPV value 3");
+    let (_, r) = search_fen(&mut e, fen, "go depth 8");
+    let value = |s: &Score| match *s {
+        Score::Cp(cp) => cp,
+        Score::Mate(m) if m > 0 => 100_000 - m,
+        Score::Mate(m) => -100_000 - m,
+    };
+    let infos = r.score_infos();
+    let depths: std::collections::BTreeSet<u64> = infos.iter().filter_map(|i| i.depth).collect();
+    for depth in depths {
+        let lines = last_per_multipv(infos.iter().filter(|i| i.depth == Some(depth)));
+        if lines.len() < 3 || lines.values().any(|i| !i.is_exact()) {
+            continue; // an interrupted or re-searched depth: no complete set to compare
+        }
+        let scores: Vec<i64> = lines
+            .values()
+            .map(|i| value(i.score.as_ref().unwrap()))
+            .collect();
+        assert!(
+            scores.windows(2).all(|w| w[0] >= w[1]),
+            "depth {depth}: lines scored {scores:?}:\n{}",
+            r.lines.join("\n")
+        );
+    }
+}
+
+/// With one thread, `go nodes N` searches at most N nodes, the root's included: every node is
+/// counted against the limit where it is entered. (The root was counted without a look at
+/// the limit: an iteration that began at N - 1 nodes reported N + 1, 19 of 139 searches of a
+/// cutechess-cli match; the fifth search below did.) The statistics line agrees.
+#[test]
+fn go_nodes_never_passes_the_node_limit_on_one_thread() {
+    let mut e = Engine::started();
+    let mut searches: Vec<(String, u64)> = vec![
+        (format!("position fen {KIWIPETE}"), 20_000),
+        (format!("position fen {STARTPOS}"), 100_000),
+    ];
+    let opening = ["e2e4", "e7e5", "g1f3", "b8c6"];
+    for plies in 0..=opening.len() {
+        let moves = opening[..plies].join(" ");
+        searches.push((format!("position startpos moves {moves}"), 20_000));
+    }
+    for (position, limit) in searches {
+        let r = e.search(&position, &format!("go nodes {limit}"), SEARCH_TIMEOUT);
         let reported = r
             .score_infos()
             .iter()
@@ -621,16 +667,15 @@ fn go_nodes_stops_near_the_node_limit() {
             .max()
             .expect("nodes reported");
         assert!(
-            reported <= limit + 4_096,
-            "`go nodes {limit}` reported {reported} nodes:\n{}",
+            reported <= limit,
+            "{position}: `go nodes {limit}` reported {reported} nodes:\n{}",
             r.lines.join("\n")
         );
-        // The statistics line, if it states a node count, agrees.
         for s in r.info_strings() {
             if let Some(n) = number_after(&s, "nodes") {
                 assert!(
-                    n <= limit + 4_096,
-                    "`go nodes {limit}`: statistics say {n} nodes: {s:?}"
+                    n <= limit,
+                    "{position}: `go nodes {limit}`: statistics say {n} nodes: {s:?}"
                 );
             }
         }

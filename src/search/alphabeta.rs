@@ -64,6 +64,11 @@ impl Worker<'_> {
         if depth <= 0 {
             return self.quiescence(pos, key, ply, alpha, beta, check);
         }
+        // A node entered after the stop (a probcut or re-search that followed a stopped
+        // child) is not searched and not counted: `go nodes N` counts at most N.
+        if self.stopped {
+            return Score::ZERO;
+        }
         self.count_node(ply);
         if self.stopped {
             return Score::ZERO;

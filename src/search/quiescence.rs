@@ -25,6 +25,9 @@ impl Worker<'_> {
     ) -> Score {
         // Step 1: the stop flag and the ply limit.
         self.pv.clear(ply);
+        if self.stopped {
+            return Score::ZERO; // entered after the stop: not searched, not counted
+        }
         self.count_node(ply);
         self.stats.qnodes += 1;
         if self.stopped {

@@ -258,6 +258,7 @@ impl<'a> RootSearch<'a> {
                 self.end_interrupted(depth, &completed);
                 return;
             }
+            self.order_lines();
 
             let stats = &mut self.worker.stats;
             stats.iteration_nodes.push(stats.nodes - nodes_before);
@@ -302,6 +303,20 @@ impl<'a> RootSearch<'a> {
             ),
         };
         worker.stop.stops_after_iteration(worker.control, done)
+    }
+
+    /// Puts the MultiPV lines of a completed iteration in score order (stably), within each
+    /// tablebase rank, as Stockfish does: a line is the best of the moves left after the lines
+    /// before it, but a move that only failed low under an earlier line's null window can score
+    /// higher when searched with a full one, and a GUI shows line 1 as the best.
+    fn order_lines(&mut self) {
+        let mut start = 0;
+        while start < self.lines {
+            let rank = self.root_moves[start].tb_rank;
+            let run = self.root_moves[start..self.lines].partition_point(|rm| rm.tb_rank == rank);
+            self.root_moves[start..start + run].sort_by_key(|rm| std::cmp::Reverse(rm.score));
+            start += run;
+        }
     }
 
     /// The search stopped inside the iteration at `depth`: keeps what counts of it.
@@ -412,7 +427,12 @@ impl<'a> RootSearch<'a> {
         }
         root_moves[line].fail_low_bound = alpha;
         let mut best = -Score::INFINITE;
-        worker.stats.nodes += 1; // the root itself
+        // The root itself, counted against the node limit like every node (an iteration that
+        // began one node below `go nodes N` searched N + 1).
+        worker.count_node(0);
+        if worker.stopped {
+            return best;
+        }
         for (index, rm) in root_moves[line..end].iter_mut().enumerate() {
             let m = rm.mv;
             let nodes_before = worker.stats.nodes;
