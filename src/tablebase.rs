@@ -3,13 +3,15 @@
 //! after a capture or pawn move (WDL, in the search), and the ranking of the root moves (DTZ,
 //! with WDL where DTZ is missing).
 //!
-//! Probing is `shakmaty-syzygy`'s, the crate made for shakmaty positions. Tables are added file
-//! by file, each checked when loaded (`load.rs`: a regular file, its size, its header, then up
-//! to 1 MiB its embedded checksum, `checksum.rs`, and above that a few probes), so that one
-//! bad file loses only itself and is named in the errors; a table that still fails when read
-//! (damage in a large file that the load-time probes missed: `cutoff syzygy verify` finds it)
-//! makes that probe fail, never the engine: a failed probe is "no answer" and the search goes
-//! on.
+//! Probing is `shakmaty-syzygy`'s, the crate made for shakmaty positions. Every file is put
+//! through one check (`check.rs`: its name, a regular file, its size, its magic, its material,
+//! the size its header's layout allows, and its embedded checksum, `checksum.rs`), the very
+//! check `cutoff syzygy verify` runs: so the engine never probes a file verify refuses, and
+//! verify never passes one the engine refuses. The header checks run on every file when
+//! loaded; the checksum too, up to a budget of bytes read (`load.rs`), and for a larger table
+//! in the background at its first probe, the table giving no answer until it passed
+//! (`gate.rs`). One bad file loses only itself and is named; a probe that fails anyway (a
+//! read error) is "no answer", never a crash, and the search goes on.
 
 use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::path::Path;
@@ -17,10 +19,14 @@ use std::path::Path;
 use shakmaty::{Chess, Move, Position};
 use shakmaty_syzygy::{Dtz, MaybeRounded, Wdl};
 
+mod check;
 mod checksum;
+mod gate;
 mod load;
 mod tables;
 
+pub use gate::Reporter;
+pub use load::{LoadOptions, CHECKSUM_AT_LOAD};
 pub use tables::{Loaded, Tablebases};
 
 /// The outcome of a position for the side to move, as the tables give it (WDL<sub>50</sub>).
@@ -60,16 +66,39 @@ impl Outcome {
 
 impl Tablebases {
     /// The tables of every directory of `path` (`:`-separated; empty or `<empty>`: none),
-    /// each file checked (its checksum, or for a large one a few probes: `tablebase/load.rs`).
+    /// each file checked, by default options (the first [`CHECKSUM_AT_LOAD`] bytes
+    /// checksummed at load, the rest at their first probe).
     pub fn load(path: &str) -> (Tablebases, Loaded) {
-        load::load(path)
+        load::load(path, &LoadOptions::default())
     }
 
-    /// Checks the embedded checksum of the table file `path` as the generator's `tbcheck`
-    /// does, reading it a chunk at a time (`cutoff syzygy verify`); the error names the path.
-    pub fn verify_checksum(path: &Path) -> Result<(), String> {
-        let (mut file, len) = crate::files::open_regular(path)?;
-        checksum::check_file(&mut file, len).map_err(|why| format!("{}: {why}", path.display()))
+    /// [`Tablebases::load`] with `options`.
+    pub fn load_with(path: &str, options: &LoadOptions) -> (Tablebases, Loaded) {
+        load::load(path, options)
+    }
+
+    /// The whole check of the table file `path` (`cutoff syzygy verify`): the one every file
+    /// passes before the engine probes it, reading the file a chunk at a time; the error
+    /// names the path and why.
+    pub fn verify_file(path: &Path) -> Result<(), String> {
+        let Some(file) = check::TableFile::named(path) else {
+            return Err(format!(
+                "{}: not the name of a Syzygy table (such as KQvKR.rtbw or KQvKR.rtbz): the \
+                 engine does not load it",
+                path.display()
+            ));
+        };
+        check::check(&file, check::Depth::Whole, &|| false).map(drop)
+    }
+
+    /// How many tables are still to be checksummed (at their first probe) before they answer.
+    pub fn pending(&self) -> usize {
+        self.gates.0.pending()
+    }
+
+    /// Each file refused since the load returned (at its first probe), as reported.
+    pub fn refused_since_loaded(&self) -> Vec<String> {
+        self.gates.0.refused()
     }
 
     /// The most pieces of any table (0 without tables).

@@ -1,6 +1,8 @@
 //! Syzygy tablebases through UCI: `SyzygyPath` finds the tables and says how many; bad paths,
-//! truncated and damaged tables are named in errors and never crash a later search; a root in
-//! the tables plays a move that keeps its outcome; the search probes tables below the root.
+//! truncated, padded, renamed and damaged tables are named in errors and never crash a later
+//! search, and the loader and `cutoff syzygy verify` refuse exactly the same files; a table
+//! beyond the bytes checksummed at load answers only once its checksum passed; a root in the
+//! tables plays a move that keeps its outcome; the search probes tables below the root.
 //!
 //! The tests that need tables read `../shared/syzygy` (all 3- and 4-piece tables; CI has it)
 //! and print that they were skipped where it is missing. The independent check of the played
@@ -152,11 +154,13 @@ fn truncated_and_damaged_tables_are_named_and_never_crash_a_search() {
     let kqvk = dir.join("KQvK.rtbw");
     let bytes = fs::read(&kqvk).unwrap();
     fs::write(&kqvk, &bytes[..bytes.len() / 2 + 3]).unwrap();
-    // Truncated to a size a table could have: refused when loading too (its probe fails).
+    // Truncated to a size a table could have: refused when loading too (its header's layout
+    // needs more bytes).
     let krvk = dir.join("KRvK.rtbw");
     let bytes = fs::read(&krvk).unwrap();
     fs::write(&krvk, &bytes[..80]).unwrap();
-    // Damaged in the middle: read, perhaps wrongly, never a crash.
+    // Damaged in the middle: refused by its checksum when loading (before issue 56 it was
+    // read, perhaps wrongly); the searches below never crash either way.
     let kpvk = dir.join("KPvK.rtbz");
     let mut bytes = fs::read(&kpvk).unwrap();
     let mid = bytes.len() / 2;
@@ -611,6 +615,21 @@ fn a_table_with_a_damaged_body_is_refused_by_its_checksum_when_loaded() {
     let _ = fs::remove_dir_all(&dir);
 }
 
+/// Runs `cutoff syzygy verify` on `paths`: the exit code, and stdout and stderr together.
+fn verify(paths: &[&Path]) -> (Option<i32>, String) {
+    let out = Command::new(env!("CARGO_BIN_EXE_cutoff"))
+        .args(["syzygy", "verify"])
+        .args(paths)
+        .output()
+        .unwrap();
+    let text = format!(
+        "{}{}",
+        String::from_utf8_lossy(&out.stdout),
+        String::from_utf8_lossy(&out.stderr)
+    );
+    (out.status.code(), text)
+}
+
 /// `cutoff syzygy verify PATH...` checks every table file's embedded checksum as the
 /// generator's `tbcheck` does: all 70 good files pass (exit 0); in a damaged copy every file
 /// that fails is named with its reason, the good ones pass, and the exit is non-zero.
@@ -620,19 +639,6 @@ fn syzygy_verify_checks_every_files_checksum_and_names_each_that_fails() {
         tables("syzygy_verify_checks_every_files_checksum_and_names_each_that_fails")
     else {
         return;
-    };
-    let verify = |paths: &[&Path]| {
-        let out = Command::new(env!("CARGO_BIN_EXE_cutoff"))
-            .args(["syzygy", "verify"])
-            .args(paths)
-            .output()
-            .unwrap();
-        let text = format!(
-            "{}{}",
-            String::from_utf8_lossy(&out.stdout),
-            String::from_utf8_lossy(&out.stderr)
-        );
-        (out.status.code(), text)
     };
     let (code, text) = verify(&[&tables]);
     assert_eq!(code, Some(0), "{text}");
@@ -650,10 +656,15 @@ fn syzygy_verify_checks_every_files_checksum_and_names_each_that_fails() {
     cut(&dir.join("KPvK.rtbz"), 1000);
     let (code, text) = verify(&[&dir, &tables.join("KNvK.rtbw")]);
     assert_eq!(code, Some(1), "{text}");
-    for name in ["KQvKR.rtbw", "KRvK.rtbz", "KQvK.rtbw"] {
+    for (name, why) in [
+        ("KQvKR.rtbw", "checksum mismatch"),
+        ("KRvK.rtbz", "checksum mismatch"),
+        // Found from its header, before the checksum: its layout needs more bytes.
+        ("KQvK.rtbw", "smaller than its header's layout needs"),
+    ] {
         assert!(
             text.lines()
-                .any(|l| l.starts_with("error: ") && l.contains(name) && l.contains("checksum")),
+                .any(|l| l.starts_with("error: ") && l.contains(name) && l.contains(why)),
             "{name}: {text}"
         );
     }
@@ -675,5 +686,244 @@ fn syzygy_verify_checks_every_files_checksum_and_names_each_that_fails() {
         text.contains("0 files checked, 0 failed, 1 paths not read"),
         "{text}"
     );
+    let _ = fs::remove_dir_all(&dir);
+}
+
+/// Flips 3,000 bytes of `file` from 40 % of its length on: in `KQvKR.rtbw` a damage the
+/// probes at load miss and that misleads the search (`8/K7/8/2Q5/7r/3k4/8/2n5 w` scored
+/// `cp 259` at depth 12, `cp 19999` with the good file).
+fn flip_at_two_fifths(file: &Path) {
+    let mut bytes = fs::read(file).unwrap();
+    let from = bytes.len() * 2 / 5;
+    for b in &mut bytes[from..from + 3000] {
+        *b ^= 0xff;
+    }
+    fs::write(file, &bytes).unwrap();
+}
+
+/// Extends `file` to `len` bytes with zeros, sparse (no disk).
+fn pad_to(file: &Path, len: u64) {
+    let f = fs::OpenOptions::new().write(true).open(file).unwrap();
+    assert!(f.metadata().unwrap().len() <= len);
+    f.set_len(len).unwrap();
+}
+
+/// Issue 80, case 1: `KQvKR.rtbw` damaged in its body and padded with zeros past 1 MiB (to
+/// 1 MiB + 656 bytes, a size the size rule takes) loaded with no error (`Found 35 tablebases`:
+/// the checksum was checked only up to 1 MiB, the probes at load missed the damage) and
+/// misled the search (`cp 259` for a won position). The file is larger than its header's
+/// layout allows: refused when loaded, named with the reason, its DTZ partner with it; and
+/// `cutoff syzygy verify` refuses it for the same reason.
+#[test]
+fn a_damaged_table_padded_past_a_mebibyte_is_refused_when_loaded() {
+    let Some(tables) = tables("a_damaged_table_padded_past_a_mebibyte_is_refused_when_loaded")
+    else {
+        return;
+    };
+    let dir = copy_of(&tables, "padded");
+    let kqvkr = dir.join("KQvKR.rtbw");
+    flip_at_two_fifths(&kqvkr);
+    pad_to(&kqvkr, (1 << 20) + 656);
+    let mut e = Engine::started();
+    let lines = set_path(&mut e, dir.to_str().unwrap());
+    let refused = |l: &&String| {
+        is_error_report(l) && l.contains("KQvKR.rtbw") && l.contains("than its header")
+    };
+    assert!(lines.iter().any(|l| refused(&l)), "{lines:?}");
+    assert_eq!(found(&lines), Some(34), "{lines:?}");
+    assert_eq!(files_found(&lines), Some(68), "{lines:?}");
+    let (code, text) = verify(&[&kqvkr]);
+    assert_eq!(code, Some(1), "{text}");
+    assert!(
+        text.lines()
+            .any(|l| l.starts_with("error: ") && l.contains("than its header")),
+        "{text}"
+    );
+    let _ = fs::remove_dir_all(&dir);
+}
+
+/// Issue 80, case 1: a real table's header (all of `KQvKR.rtbw`) followed by 4 GiB of zeros
+/// (a sparse file: no disk) loaded with no error, and `cutoff syzygy verify` read all of it
+/// before refusing it (29 s). Both refuse it by its size against its header's layout, without
+/// reading the zeros: the reason says so, and it is given at once.
+#[test]
+fn a_sparse_table_of_a_real_header_and_gigabytes_of_zeros_is_refused_unread() {
+    let Some(tables) =
+        tables("a_sparse_table_of_a_real_header_and_gigabytes_of_zeros_is_refused_unread")
+    else {
+        return;
+    };
+    let dir = dir_with(&tables, "sparse", &["KQvKR", "KRvK"]);
+    let kqvkr = dir.join("KQvKR.rtbw");
+    pad_to(&kqvkr, (4 << 30) + 16);
+    let mut e = Engine::started();
+    let lines = set_path(&mut e, dir.to_str().unwrap());
+    assert!(
+        lines.iter().any(|l| is_error_report(l)
+            && l.contains("KQvKR.rtbw")
+            && l.contains("4294967312 bytes")
+            && l.contains("than its header")),
+        "{lines:?}"
+    );
+    assert_eq!(found(&lines), Some(1), "{lines:?}");
+    let (code, text) = verify(&[&kqvkr]);
+    assert_eq!(code, Some(1), "{text}");
+    assert!(
+        text.lines().any(|l| l.starts_with("error: ")
+            && l.contains("4294967312 bytes")
+            && l.contains("than its header")),
+        "{text}"
+    );
+    let _ = fs::remove_dir_all(&dir);
+}
+
+/// The files an `info string error` of a `SyzygyPath` load names as refused for what they
+/// are (not the DTZ files left out because their WDL partner was refused).
+fn refused_when_loaded(lines: &[String]) -> std::collections::BTreeSet<String> {
+    lines
+        .iter()
+        .filter(|l| is_error_report(l) && !l.contains("its WDL table"))
+        .filter_map(|l| {
+            let file = l
+                .split(": ")
+                .find(|part| part.ends_with(".rtbw") || part.ends_with(".rtbz"))?;
+            Some(Path::new(file).file_name()?.to_str()?.to_string())
+        })
+        .collect()
+}
+
+/// The files `cutoff syzygy verify` names in an `error:` line, and those it passes.
+fn verify_verdicts(
+    text: &str,
+) -> (
+    std::collections::BTreeSet<String>,
+    std::collections::BTreeSet<String>,
+) {
+    let name = |path: &str| {
+        Path::new(path)
+            .file_name()
+            .unwrap()
+            .to_str()
+            .unwrap()
+            .to_string()
+    };
+    let refused = text
+        .lines()
+        .filter_map(|l| l.strip_prefix("error: "))
+        .filter_map(|l| l.split(": ").next())
+        .map(name)
+        .collect();
+    let passed = text
+        .lines()
+        .filter_map(|l| l.strip_suffix(": OK"))
+        .map(name)
+        .collect();
+    (refused, passed)
+}
+
+/// Issue 80, case 7: `cutoff syzygy verify` checked only the checksum, so it passed a WDL
+/// file copied over its DTZ file's name (`KQvK.rtbz`: the engine says bad magic) and one
+/// table under another's name (`KQvKR.rtbw` as `KNNvK.rtbw`: the engine says "not that of a
+/// KNNvK table"), while the engine took what verify refused. One check serves both now: over
+/// a folder of good files and of each kind of bad one, the files the engine refuses when it
+/// loads them are exactly those verify names, and every other file passes both.
+#[test]
+fn syzygy_verify_and_the_loader_refuse_exactly_the_same_files() {
+    let Some(tables) = tables("syzygy_verify_and_the_loader_refuse_exactly_the_same_files") else {
+        return;
+    };
+    let dir = copy_of(&tables, "same-verdicts");
+    // A WDL file under its DTZ file's name.
+    fs::copy(tables.join("KQvK.rtbw"), dir.join("KQvK.rtbz")).unwrap();
+    // A table under another material's name.
+    fs::copy(tables.join("KQvKR.rtbw"), dir.join("KNNvK.rtbw")).unwrap();
+    // Damaged in its body, and padded past 1 MiB.
+    flip_at_two_fifths(&dir.join("KRvKN.rtbw"));
+    pad_to(&dir.join("KRvKN.rtbw"), (1 << 20) + 656);
+    // Damaged in its body only.
+    flip_at_two_fifths(&dir.join("KRvKP.rtbz"));
+    // A real header and gigabytes of zeros.
+    pad_to(&dir.join("KQvKB.rtbz"), (4 << 30) + 16);
+    // Cut short, to a size a table can have.
+    cut(&dir.join("KBPvK.rtbw"), 144);
+    let mut e = Engine::started();
+    let lines = set_path(&mut e, dir.to_str().unwrap());
+    let by_engine = refused_when_loaded(&lines);
+    let (code, text) = verify(&[&dir]);
+    let (by_verify, passed) = verify_verdicts(&text);
+    let expected: std::collections::BTreeSet<String> = [
+        "KQvK.rtbz",
+        "KNNvK.rtbw",
+        "KRvKN.rtbw",
+        "KRvKP.rtbz",
+        "KQvKB.rtbz",
+        "KBPvK.rtbw",
+    ]
+    .into_iter()
+    .map(String::from)
+    .collect();
+    assert_eq!(by_engine, expected, "{lines:?}");
+    assert_eq!(by_verify, expected, "{text}");
+    assert_eq!(code, Some(1), "{text}");
+    assert_eq!(passed.len(), 70 - expected.len(), "{text}");
+    assert!(passed.is_disjoint(&expected), "{text}");
+    let _ = fs::remove_dir_all(&dir);
+}
+
+/// Issue 80, case 1, for the tables beyond the bytes checksummed at load (5 pieces and up; here
+/// the budget is 0, so every file is one): such a table is registered but gated, gives no
+/// answer from its first probe until its checksum passed in the background, and answers after;
+/// one that fails (`KQvKR.rtbw` damaged in its body, which the probes at load used to miss) is
+/// reported, naming it, and never answers. Before, a table over 1 MiB was only probed in a few
+/// positions when loaded and then read unchecked.
+#[test]
+fn a_table_beyond_the_load_budget_answers_only_once_its_checksum_passed() {
+    let Some(tables) =
+        tables("a_table_beyond_the_load_budget_answers_only_once_its_checksum_passed")
+    else {
+        return;
+    };
+    use cutoff::tablebase::{LoadOptions, Outcome, Tablebases};
+    use std::sync::{Arc, Mutex};
+    let dir = dir_with(&tables, "beyond-budget", &["KQvK", "KRvK", "KQvKR"]);
+    flip_at_two_fifths(&dir.join("KQvKR.rtbw"));
+    let reported = Arc::new(Mutex::new(Vec::<String>::new()));
+    let sink = Arc::clone(&reported);
+    let options = LoadOptions {
+        checksum_at_load: 0,
+        report: Some(Arc::new(move |line: &str| {
+            sink.lock().unwrap().push(line.to_string())
+        })),
+    };
+    let (tb, loaded) = Tablebases::load_with(dir.to_str().unwrap(), &options);
+    assert!(loaded.errors.is_empty(), "{:?}", loaded.errors);
+    assert_eq!((loaded.tables, loaded.files, loaded.pending), (3, 6, 6));
+    assert_eq!(tb.pending(), 6);
+    let pos = |fen: &str| common::pos_from_fen(fen);
+    let kqvk = pos("8/8/8/8/8/3k4/8/3KQ3 w - - 0 1");
+    assert_eq!(tb.probe_wdl(&kqvk), None, "probed before its checksum");
+    // A generous bound for a busy machine: the file is 272 bytes.
+    let deadline = Instant::now() + Duration::from_secs(60);
+    let answer = loop {
+        if let Some(outcome) = tb.probe_wdl(&kqvk) {
+            break outcome;
+        }
+        assert!(Instant::now() < deadline, "KQvK never checked");
+        std::thread::sleep(Duration::from_millis(5));
+    };
+    assert_eq!(answer, Outcome::Win);
+    let kqvkr = pos("8/K7/8/2Q5/7r/3k4/8/8 w - - 0 1");
+    let refused = |lines: &[String]| {
+        lines
+            .iter()
+            .any(|l| l.contains("KQvKR.rtbw") && l.contains("checksum mismatch"))
+    };
+    while !refused(&reported.lock().unwrap()) {
+        assert_eq!(tb.probe_wdl(&kqvkr), None, "the damaged KQvKR answered");
+        assert!(Instant::now() < deadline, "KQvKR.rtbw never reported");
+        std::thread::sleep(Duration::from_millis(5));
+    }
+    assert_eq!(tb.probe_wdl(&kqvkr), None, "the damaged KQvKR answered");
+    assert!(refused(&tb.refused_since_loaded()));
     let _ = fs::remove_dir_all(&dir);
 }

@@ -21,7 +21,7 @@ use crate::datagen::{
     load_book, GameConfig, CHECK_NODES_NO_BOOK, RANDOM_PLIES_BOOK, RANDOM_PLIES_NO_BOOK,
 };
 use crate::search::Searcher;
-use crate::tablebase::Tablebases;
+use crate::tablebase::{LoadOptions, Tablebases};
 use crate::types::nps;
 use crate::util::{checked_threads, progress_bar, worker_pool};
 
@@ -334,9 +334,15 @@ fn game_config(args: &Args, have_book: bool) -> GameConfig {
 }
 
 /// The tables of `--syzygy`, with what was found said on stderr; an error when none could be
-/// used.
+/// used. Every file is checksummed before the games (none is left to its first probe), so
+/// that a game's adjudication never depends on how far a background check has come: the
+/// same seed makes the same games.
 fn load_tablebases(path: &str) -> Result<Arc<Tablebases>, String> {
-    let (tablebases, loaded) = Tablebases::load(path);
+    let options = LoadOptions {
+        checksum_at_load: u64::MAX,
+        report: None,
+    };
+    let (tablebases, loaded) = Tablebases::load_with(path, &options);
     for e in &loaded.errors {
         eprintln!("datagen: --syzygy: {e}");
     }

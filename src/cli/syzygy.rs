@@ -1,6 +1,8 @@
-//! `cutoff syzygy verify PATH...`: every table file's embedded checksum checked as the
-//! generator's `tbcheck` checks it ([`Tablebases::verify_checksum`]), for the tables too large
-//! to be checked each time the engine loads them.
+//! `cutoff syzygy verify PATH...`: every table file put through the whole check the engine
+//! puts it through before probing it ([`Tablebases::verify_file`]: its name, size, magic,
+//! material, the size its header's layout allows, and its embedded checksum as the
+//! generator's `tbcheck` computes it), so that a file passes here exactly when the engine
+//! would use it.
 
 use std::fs;
 use std::path::{Path, PathBuf};
@@ -19,9 +21,10 @@ pub struct Args {
 /// What `cutoff syzygy` does.
 #[derive(clap::Subcommand, Debug)]
 pub enum Command {
-    /// Check each table file's embedded checksum as the generator's `tbcheck` does: prints
-    /// `PATH: OK` for each good file, names each damaged one in an error, and exits non-zero
-    /// if any failed.
+    /// Check each table file as the engine does before it probes it (its name, size, magic
+    /// bytes, material, its header's layout and its embedded checksum, as the generator's
+    /// `tbcheck` computes it): prints `PATH: OK` for each good file, names each refused one in
+    /// an error with the reason, and exits non-zero if any failed.
     Verify {
         /// Table files, or folders whose `.rtbw` and `.rtbz` files are all checked.
         #[arg(required = true, value_name = "PATH")]
@@ -51,7 +54,7 @@ fn verify(paths: &[PathBuf]) -> ExitCode {
         };
         for file in files {
             checked += 1;
-            match Tablebases::verify_checksum(&file) {
+            match Tablebases::verify_file(&file) {
                 Ok(()) => println!("{}: OK", file.display()),
                 Err(e) => {
                     eprintln!("error: {e}");

@@ -404,13 +404,6 @@ fn crc128(s: &[u8]) -> (u64, u64) {
     }
 }
 
-/// Files up to this size have their checksum checked whenever they are loaded, instead of
-/// being probed: all 70 files of the 3- and 4-piece tables (4.4 MB, the largest 461,840 bytes)
-/// take some 3 ms of CPU, where probing them took 18 ms. Larger ones (most 5-piece and all
-/// 6- and 7-piece tables, up to hundreds of GB) are probed when loaded and checked whole by
-/// `cutoff syzygy verify`.
-pub(super) const CHECKSUM_AT_LOAD: u64 = 1 << 20;
-
 /// Hashes a table body chunk by chunk, as the generator does.
 #[derive(Default)]
 struct BodyHash {
@@ -451,7 +444,8 @@ const MISMATCH: &str = "checksum mismatch: the embedded checksum (the generator'
                         tbcheck verifies) does not match the contents; the file is damaged";
 
 /// Checks the checksum of a whole table file held in memory.
-pub(super) fn check_bytes(file: &[u8]) -> Result<(), String> {
+#[cfg(test)]
+fn check_bytes(file: &[u8]) -> Result<(), String> {
     check_size(file.len() as u64)?;
     let (body, stored) = file.split_at(file.len() - 16);
     let mut hash = BodyHash::default();
@@ -464,14 +458,22 @@ pub(super) fn check_bytes(file: &[u8]) -> Result<(), String> {
 }
 
 /// Checks the checksum of a table file of `len` bytes read from `file`, a chunk at a time
-/// (at most [`CHUNK`] bytes in memory, whatever the file's size).
-pub(super) fn check_file(file: &mut impl Read, len: u64) -> Result<(), String> {
+/// (at most [`CHUNK`] bytes in memory, whatever the file's size), asking `stop` before each
+/// chunk: a check stopped is an error.
+pub(super) fn check_file(
+    file: &mut impl Read,
+    len: u64,
+    stop: &dyn Fn() -> bool,
+) -> Result<(), String> {
     check_size(len)?;
     let reason = |e: std::io::Error| crate::files::reason(&e);
     let mut buf = Vec::new();
     let mut hash = BodyHash::default();
     let mut left = len - 16;
     while left > 0 {
+        if stop() {
+            return Err("not checked: stopped".into());
+        }
         let n = left.min(CHUNK as u64) as usize;
         buf.resize(n, 0);
         file.read_exact(&mut buf).map_err(reason)?;
@@ -516,7 +518,10 @@ mod tests {
         hash.add(&file);
         file.extend(hash.finish());
         assert_eq!(check_bytes(&file), Ok(()));
-        assert_eq!(check_file(&mut &file[..], file.len() as u64), Ok(()));
+        assert_eq!(
+            check_file(&mut &file[..], file.len() as u64, &|| false),
+            Ok(())
+        );
         for at in [0, 200, file.len() - 16, file.len() - 1] {
             let mut bad = file.clone();
             bad[at] ^= 1;
@@ -524,7 +529,7 @@ mod tests {
                 check_bytes(&bad).unwrap_err().contains("checksum mismatch"),
                 "{at}"
             );
-            let read = check_file(&mut &bad[..], bad.len() as u64);
+            let read = check_file(&mut &bad[..], bad.len() as u64, &|| false);
             assert!(read.unwrap_err().contains("checksum mismatch"), "{at}");
         }
         let short = &file[..file.len() - 64];

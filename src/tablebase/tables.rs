@@ -2,8 +2,13 @@
 //! (`tablebase.rs`, which probes them) and the loader ([`super::load`], which builds them) share,
 //! in a room below both so that neither imports the other for them.
 
+use std::collections::HashMap;
+use std::sync::Arc;
+
 use shakmaty::Chess;
 use shakmaty_syzygy::Tablebase;
+
+use super::gate::Gates;
 
 /// What loading a `SyzygyPath` found.
 #[derive(Debug, Default)]
@@ -15,6 +20,9 @@ pub struct Loaded {
     pub tables: usize,
     /// Directories named (`<empty>` and empty parts not counted).
     pub directories: usize,
+    /// Files (counted in `files`) beyond the bytes checksummed at load: each is checksummed
+    /// in the background at its first probe, and gives no answer before it passed.
+    pub pending: usize,
     /// One line per directory or file that could not be used, naming it.
     pub errors: Vec<String>,
 }
@@ -25,6 +33,18 @@ pub struct Tablebases {
     /// The table names (materials, e.g. `KQvKR`) with a WDL table, and with a DTZ table.
     pub(super) wdl: Vec<String>,
     pub(super) dtz: Vec<String>,
+    /// What stands between the prober and each file: its checksum, passed or still due.
+    pub(super) gates: Closing,
+}
+
+/// The gates of a [`Tablebases`], closed when it is dropped: the background checksum thread
+/// then stops (between two chunks) instead of reading files no one will probe.
+pub(super) struct Closing(pub(super) Arc<Gates>);
+
+impl Drop for Closing {
+    fn drop(&mut self) {
+        self.0.close();
+    }
 }
 
 impl Default for Tablebases {
@@ -33,6 +53,7 @@ impl Default for Tablebases {
             tables: Tablebase::new(),
             wdl: Vec::new(),
             dtz: Vec::new(),
+            gates: Closing(Arc::new(Gates::new(HashMap::new(), None))),
         }
     }
 }
@@ -42,6 +63,7 @@ impl std::fmt::Debug for Tablebases {
         f.debug_struct("Tablebases")
             .field("wdl", &self.wdl.len())
             .field("dtz", &self.dtz.len())
+            .field("gates", &self.gates.0)
             .finish()
     }
 }

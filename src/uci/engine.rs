@@ -18,7 +18,7 @@ use crate::eval::{explain, Evaluator, EvaluatorKind, Network};
 use crate::memory::THREAD_STACK_BYTES;
 use crate::position::{read_fen, FenPolicy, Game};
 use crate::search::{Clock, Control, IterationInfo, Limits, Reporter, Searcher, Settings};
-use crate::tablebase::Tablebases;
+use crate::tablebase::{LoadOptions, Tablebases, CHECKSUM_AT_LOAD};
 use crate::types::Bound;
 
 /// How long a bounded search may go on after end of input before it is stopped: enough for
@@ -244,8 +244,18 @@ impl Engine {
     /// Opens the tables of `path`, reporting what was found and every file or directory that
     /// could not be used. When a path naming directories gives no usable table (a typo, an
     /// empty folder), the previous tables stay; only `<empty>` or an empty value unloads them.
+    ///
+    /// A table beyond the bytes checksummed at load is checksummed at its first probe, on a
+    /// thread of its own; one refused then is reported when found, as an `info string error`
+    /// of its own (a line may come at any time, as `info` lines do).
     fn load_tablebases(&mut self, path: String) {
-        let (tablebases, loaded) = Tablebases::load(&path);
+        let options = LoadOptions {
+            report: Some(Arc::new(|line: &str| {
+                send_error(&format!("SyzygyPath: {line}"))
+            })),
+            ..LoadOptions::default()
+        };
+        let (tablebases, loaded) = Tablebases::load_with(&path, &options);
         for e in &loaded.errors {
             send_error(&format!("SyzygyPath: {e}"));
         }
@@ -261,8 +271,16 @@ impl Engine {
         match set {
             Ok(()) => {
                 self.options.syzygy_path = path;
+                let pending = match loaded.pending {
+                    0 => String::new(),
+                    n => format!(
+                        ", {n} of them beyond the {} MiB checksummed at load: each is \
+                         checksummed at its first probe and not probed before",
+                        CHECKSUM_AT_LOAD >> 20
+                    ),
+                };
                 send(&format!(
-                    "info string Found {} tablebases ({} files, up to {pieces} pieces)",
+                    "info string Found {} tablebases ({} files, up to {pieces} pieces{pending})",
                     loaded.tables, loaded.files
                 ));
             }
