@@ -1,5 +1,5 @@
 //! The tables of one `SyzygyPath` and what loading them found: the types the front
-//! (`tablebase.rs`, which probes them) and the loader ([`super::load`], which builds them) share,
+//! (`tablebase/mod.rs`, which probes them) and the loader ([`super::load`], which builds them) share,
 //! in a room below both so that neither imports the other for them.
 
 use std::collections::HashMap;
