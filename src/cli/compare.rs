@@ -83,12 +83,21 @@ pub fn run(args: Args) -> ExitCode {
         },
         None => Chess::default(),
     };
-    // The pages' paths before the searches, which can take minutes.
-    for (flag, path) in [("--svg", &args.svg), ("--html", &args.html)] {
-        if let Some(Err(e)) = path.as_deref().map(crate::files::check_output) {
+    // The pages' paths before the searches, which can take minutes: each one writable, and
+    // not both one file (the page would replace the plot without a word).
+    let outputs: Vec<(&str, &std::path::Path)> = [("--svg", &args.svg), ("--html", &args.html)]
+        .into_iter()
+        .filter_map(|(flag, path)| Some((flag, path.as_deref()?)))
+        .collect();
+    for (flag, path) in &outputs {
+        if let Err(e) = crate::files::check_output(path) {
             eprintln!("error: {flag} {e}");
             return ExitCode::from(2);
         }
+    }
+    if let Err(e) = crate::files::check_distinct_outputs(&outputs) {
+        eprintln!("error: {e}");
+        return ExitCode::from(2);
     }
     let fen = shakmaty::fen::Fen::from_position(&pos, EnPassantMode::Legal).to_string();
     let root_moves = pos.legal_moves().len();

@@ -343,12 +343,13 @@ mod tests {
         let _ = std::fs::remove_dir_all(&dir);
     }
 
-    /// `--append` through a link (a folder of links, a chunk renamed by its link) resumes from
-    /// the target's line and writes its own there, under the target's name, so the manifest
-    /// beside the data never loses track of the chunk.
+    /// `--append` through a link (a folder of links, a chunk renamed by its link) is refused,
+    /// naming the link: no output is written through one (crate::files). It resumed from the
+    /// target's line and wrote its bytes into the target; now the target and its manifest line
+    /// are as they were, and the target itself is appended to as ever.
     #[cfg(unix)]
     #[test]
-    fn appending_through_a_link_resumes_and_files_its_line_beside_the_target() {
+    fn appending_through_a_link_is_refused_naming_it_and_the_target_is_kept() {
         let dir = temp("link");
         let (data, links) = (dir.join("data"), dir.join("links"));
         std::fs::create_dir_all(&data).unwrap();
@@ -362,15 +363,20 @@ mod tests {
         let (w, _) = ChunkWriter::open(&path, Format::Viri, false).unwrap();
         w.checkpoint(&run, 0, 256, "done").unwrap();
         drop(w);
+        let bytes = std::fs::read(&path).unwrap();
         let link = links.join("other.vf");
         std::os::unix::fs::symlink(&path, &link).unwrap();
-        let (w, resume) = ChunkWriter::open(&link, Format::Viri, true).unwrap();
-        assert_eq!(resume.next_game, 256, "the target's line was not read");
-        w.checkpoint(&run, 256, 512, "done").unwrap();
-        drop(w);
+        let e = ChunkWriter::open(&link, Format::Viri, true)
+            .map(|_| ())
+            .unwrap_err();
+        assert!(e.contains("other.vf: a symbolic link (to "), "{e}");
+        assert_eq!(std::fs::read(&path).unwrap(), bytes);
         assert!(!links.join(manifest::MANIFEST_NAME).exists());
         let last = manifest::last_entry(&path).unwrap();
-        assert_eq!((last.file.as_str(), last.next_game), ("c.vf", 512));
+        assert_eq!((last.file.as_str(), last.next_game), ("c.vf", 256));
+        let (w, resume) = ChunkWriter::open(&path, Format::Viri, true).unwrap();
+        assert_eq!(resume.next_game, 256);
+        drop(w);
         let _ = std::fs::remove_dir_all(&dir);
     }
 }
