@@ -803,9 +803,12 @@ fn train_refuses_nan_infinite_and_absurd_float_flags_before_training() {
 }
 
 /// A run whose loss stops being a number stops, says so and writes no net for it: resumed from
-/// a checkpoint whose `K` is NaN (bytes 28..36 of a version 3 checkpoint), `train` printed
-/// `train loss NaN`, wrote a net of zeros over the good one and exited 0 (issue 80). Now it
-/// exits 1 naming the epoch and batch, and the net and checkpoints of the epoch before stay.
+/// a checkpoint whose `K` was NaN, `train` printed `train loss NaN`, wrote a net of zeros over
+/// the good one and exited 0 (issue 80). Such a checkpoint is now refused when read; here the
+/// checkpoint's numbers are all finite but so large that the first output is `inf − inf`
+/// (every `b1` 1, the side to move's output weights `f32::MAX`, the other side's `−f32::MAX`),
+/// and the run exits 1 naming the epoch and batch, the net and checkpoints of the epoch before
+/// kept.
 #[test]
 fn train_stops_when_its_loss_turns_non_finite_and_writes_no_net() {
     let dir = TempDir::new("train-diverged");
@@ -839,13 +842,23 @@ fn train_stops_when_its_loss_turns_non_finite_and_writes_no_net() {
     // As if stopped after its first epoch (the recipe, `--epochs 2` with it, is the same).
     std::fs::remove_file(ck.join("epoch-0002.ckpt")).unwrap();
     let first = ck.join("epoch-0001.ckpt");
-    let mut bytes = std::fs::read(&first).unwrap();
-    bytes[28..36].copy_from_slice(&f64::NAN.to_le_bytes());
-    std::fs::write(&first, &bytes).unwrap();
+    let mut c = cutoff::train::checkpoint::load(&first).unwrap();
+    let net = &mut c.state.net;
+    let n = net.hidden;
+    for b in net.b1_range() {
+        net.params[b] = 1.0;
+    }
+    for bucket in 0..net.buckets {
+        let start = net.w2_range().start + bucket * 2 * n;
+        net.params[start..start + n].fill(f32::MAX);
+        net.params[start + n..start + 2 * n].fill(-f32::MAX);
+    }
+    let recipe = c.recipe.clone().unwrap();
+    cutoff::train::checkpoint::save(&ck, &c.state, c.k, &recipe).unwrap();
     let r = train(&["--resume"]);
     assert_refused(
         &r,
-        "train --resume from a NaN K",
+        "train --resume from weights whose output overflows",
         "epoch 2, batch 1: the loss is NaN",
     );
     assert_eq!(r.status.code(), Some(1), "{}", r.stderr);

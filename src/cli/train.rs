@@ -83,7 +83,9 @@ pub struct Args {
     /// if missing, and checked before training: a path there must be a folder.
     #[arg(long)]
     pub checkpoint: Option<PathBuf>,
-    /// Go on from the latest checkpoint in `--checkpoint`.
+    /// Go on from the latest checkpoint in `--checkpoint` (`epoch-NNNN.ckpt`, the most epochs),
+    /// checked before the data is read: its checksum, its numbers (all finite) and its shape. A
+    /// folder that holds no checkpoint, or a damaged one, is refused, naming it.
     #[arg(long, requires = "checkpoint")]
     pub resume: bool,
     /// Load at most this many positions (the first in chunk order), for quick runs.
@@ -397,60 +399,102 @@ fn recipe_differences(recorded: &str, ours: &str) -> Vec<String> {
         .collect()
 }
 
-/// The starting state and `K`: the latest checkpoint with `--resume` (refused if it was
-/// trained to another shape or recipe), else a fresh net and the fitted (or given) `K`.
-fn start_state(args: &Args, loaded: &Loaded, recipe: &str) -> Result<(TrainState, f64), String> {
-    if args.resume {
-        let dir = args.checkpoint.as_deref().unwrap_or(Path::new("."));
-        if let Some(path) = checkpoint::latest(dir) {
-            let checkpoint::Checkpoint {
-                state,
-                k,
-                recipe: recorded,
-            } = checkpoint::load(&path)?;
-            if state.net.hidden != args.hidden {
-                return Err(format!(
-                    "{} has {} neurons, --hidden is {}",
-                    path.display(),
-                    state.net.hidden,
-                    args.hidden
-                ));
-            }
-            if state.net.buckets != args.output_buckets {
-                return Err(format!(
-                    "{} has {} output buckets, --output-buckets is {}",
-                    path.display(),
-                    state.net.buckets,
-                    args.output_buckets
-                ));
-            }
-            match recorded {
-                Some(recorded) => {
-                    let differences = recipe_differences(&recorded, recipe);
-                    if !differences.is_empty() {
-                        return Err(format!(
-                            "{} was trained under another recipe, and a resumed run goes on as \
-                             the unbroken one only under its own (the same flags, the same \
-                             data): {}",
-                            path.display(),
-                            differences.join("; ")
-                        ));
-                    }
+/// A checkpoint to go on from, and its path.
+struct Resumed {
+    path: PathBuf,
+    checkpoint: checkpoint::Checkpoint,
+}
+
+/// With `--resume`, the latest checkpoint in `--checkpoint`, read and checked before the data
+/// is loaded (its checksum, its numbers, its shape against `--hidden` and `--output-buckets`,
+/// its `K` against what `--k` takes). A folder that holds none is refused, naming it: it
+/// trained from scratch, and a user who asked to go on from a run would not have asked for a
+/// new one.
+fn resume_point(args: &Args) -> Result<Option<Resumed>, String> {
+    let (true, Some(dir)) = (args.resume, args.checkpoint.as_deref()) else {
+        return Ok(None);
+    };
+    let path = checkpoint::latest(dir)
+        .map_err(|e| format!("--resume: {e}: no checkpoint to go on from"))?
+        .ok_or_else(|| {
+            format!(
+                "--resume: no checkpoint (epoch-NNNN.ckpt) in {}: nothing to go on from (leave \
+                 out --resume to start a new run there)",
+                dir.display()
+            )
+        })?;
+    let checkpoint = checkpoint::load(&path)?;
+    let shown = path.display();
+    let net = &checkpoint.state.net;
+    if net.hidden != args.hidden {
+        return Err(format!(
+            "{shown} has {} neurons, --hidden is {}",
+            net.hidden, args.hidden
+        ));
+    }
+    if net.buckets != args.output_buckets {
+        return Err(format!(
+            "{shown} has {} output buckets, --output-buckets is {}",
+            net.buckets, args.output_buckets
+        ));
+    }
+    if !K.contains(checkpoint.k) {
+        return Err(format!(
+            "{shown}: damaged: K is {}, outside what --k takes ({K})",
+            checkpoint.k
+        ));
+    }
+    if !checkpoint.checksummed() {
+        // Kept loading so that a run started under an older build goes on under this one.
+        eprintln!(
+            "train: warning: {shown} was written before checkpoints carried a checksum \
+             (version {}): its bytes cannot be checked, only its shape and its numbers (all \
+             finite); going on from it",
+            checkpoint.version
+        );
+    }
+    Ok(Some(Resumed { path, checkpoint }))
+}
+
+/// The starting state and `K`: the checkpoint `--resume` found (refused if it was trained to
+/// another recipe), else a fresh net and the fitted (or given) `K`.
+fn start_state(
+    args: &Args,
+    loaded: &Loaded,
+    recipe: &str,
+    resumed: Option<Resumed>,
+) -> Result<(TrainState, f64), String> {
+    if let Some(Resumed { path, checkpoint }) = resumed {
+        let checkpoint::Checkpoint {
+            state,
+            k,
+            recipe: recorded,
+            ..
+        } = checkpoint;
+        match recorded {
+            Some(recorded) => {
+                let differences = recipe_differences(&recorded, recipe);
+                if !differences.is_empty() {
+                    return Err(format!(
+                        "{} was trained under another recipe, and a resumed run goes on as the \
+                         unbroken one only under its own (the same flags, the same data): {}",
+                        path.display(),
+                        differences.join("; ")
+                    ));
                 }
-                None => eprintln!(
-                    "train: warning: {} records no recipe (written before checkpoint version \
-                     3): going on under the flags and data given, unchecked",
-                    path.display()
-                ),
             }
-            eprintln!(
-                "train: resuming from {} (epoch {}, K {k:.2})",
-                path.display(),
-                state.epoch
-            );
-            return Ok((state, k));
+            None => eprintln!(
+                "train: warning: {} records no recipe (written before checkpoint version 3): \
+                 going on under the flags and data given, unchecked",
+                path.display()
+            ),
         }
-        eprintln!("train: no checkpoint in {}; starting afresh", dir.display());
+        eprintln!(
+            "train: resuming from {} (epoch {}, K {k:.2})",
+            path.display(),
+            state.epoch
+        );
+        return Ok((state, k));
     }
     let k = match args.k {
         Some(k) => k,
@@ -491,9 +535,10 @@ fn train_config(args: &Args, k: f64) -> TrainConfig {
 
 fn train(args: &Args) -> Result<String, String> {
     check(args)?;
+    let resumed = resume_point(args)?;
     let loaded = load(args)?;
     let recipe = recipe(args, &loaded);
-    let (mut state, k) = start_state(args, &loaded, &recipe)?;
+    let (mut state, k) = start_state(args, &loaded, &recipe, resumed)?;
     let config = train_config(args, k);
     eprintln!(
         "train: K = {k:.2} cp, lambda {}, {} neurons, {} output bucket(s), batch {}, lr {} (cosine to {}), {} epochs",

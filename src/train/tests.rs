@@ -188,7 +188,7 @@ fn a_resumed_run_ends_where_an_unbroken_one_does() {
         state: mut resumed,
         k,
         ..
-    } = checkpoint::load(&checkpoint::latest(&dir).unwrap()).unwrap();
+    } = checkpoint::load(&checkpoint::latest(&dir).unwrap().unwrap()).unwrap();
     std::fs::remove_dir_all(&dir).unwrap();
     assert_eq!(k, TARGET.k);
     assert_eq!(resumed, first);
@@ -294,9 +294,19 @@ fn a_checkpoint_of_a_width_the_engine_cannot_load_is_refused() {
 
 /// For a net of one output bucket and one of eight (trained, so that the buckets' rows
 /// differ), on positions of every bucket the chunk has.
-/// A checkpoint keeps its output buckets and its recipe (version 3); one written before the
-/// recipe (version 2) loads without one, and one written before buckets (version 1, no bucket
-/// field) as a net of one bucket; one claiming 3 buckets is refused naming the rule.
+/// A version 4 checkpoint's bytes with its checksum made again for them (the last 8 bytes), so
+/// that a change made on purpose reaches the checks after the checksum.
+fn resealed(mut bytes: Vec<u8>) -> Vec<u8> {
+    let body = bytes.len() - 8;
+    let sum = format::fnv1a(&bytes[..body]);
+    bytes[body..].copy_from_slice(&sum.to_le_bytes());
+    bytes
+}
+
+/// A checkpoint keeps its output buckets and its recipe (version 4); one written before the
+/// checksum (version 3) loads, marked as not checksummed; before the recipe (version 2) without
+/// one, and before buckets (version 1, no bucket field) as a net of one bucket; one claiming 3
+/// buckets is refused naming the rule.
 #[test]
 fn a_checkpoint_keeps_its_buckets_and_recipe_and_older_ones_still_load() {
     let dir =
@@ -307,34 +317,45 @@ fn a_checkpoint_keeps_its_buckets_and_recipe_and_older_ones_still_load() {
     let loaded = checkpoint::load(&path).unwrap();
     assert_eq!(loaded.state, state);
     assert_eq!(loaded.recipe.as_deref(), Some(recipe));
+    assert!(loaded.checksummed());
     // The same one-bucket state without a recipe (bytes 40..44: its length, 0), and the
-    // versions before: 2 without the length, 1 without the bucket field (36..40) too.
+    // versions before: 3 without the checksum, 2 without the length too, 1 without the bucket
+    // field (36..40) too.
     let one = TrainState::new(16, 1, 4);
     let bytes = std::fs::read(checkpoint::save(&dir, &one, 130.0, "").unwrap()).unwrap();
+    assert_eq!(bytes[8..12], 4u32.to_le_bytes());
     assert_eq!(bytes[36..40], 1u32.to_le_bytes());
     assert_eq!(bytes[40..44], 0u32.to_le_bytes());
+    let floats = &bytes[44..bytes.len() - 8];
     let older = |version: u32, header: usize| {
         let mut old = bytes[..header].to_vec();
         old[8..12].copy_from_slice(&version.to_le_bytes());
-        old.extend_from_slice(&bytes[44..]);
+        old.extend_from_slice(floats);
         let path = dir.join(format!("v{version}.ckpt"));
         std::fs::write(&path, &old).unwrap();
         checkpoint::load(&path)
     };
-    let (v2, v1) = (older(2, 40), older(1, 36));
-    let mut three = bytes.clone();
-    three[36..40].copy_from_slice(&3u32.to_le_bytes());
+    let (v3, v2, v1) = (older(3, 44), older(2, 40), older(1, 36));
+    let three = resealed({
+        let mut three = bytes.clone();
+        three[36..40].copy_from_slice(&3u32.to_le_bytes());
+        three
+    });
     let three_path = dir.join("three.ckpt");
     std::fs::write(&three_path, &three).unwrap();
     let refused = checkpoint::load(&three_path).map(|_| ());
     std::fs::remove_dir_all(&dir).unwrap();
-    let unrecorded = checkpoint::Checkpoint {
-        state: one,
+    let unrecorded = |version: u32, recipe: Option<&str>| checkpoint::Checkpoint {
+        state: one.clone(),
         k: 130.0,
-        recipe: None,
+        recipe: recipe.map(str::to_string),
+        version,
     };
-    assert_eq!(v2.unwrap(), unrecorded);
-    assert_eq!(v1.unwrap(), unrecorded);
+    let v3 = v3.unwrap();
+    assert_eq!(v3, unrecorded(3, Some("")));
+    assert!(!v3.checksummed());
+    assert_eq!(v2.unwrap(), unrecorded(2, None));
+    assert_eq!(v1.unwrap(), unrecorded(1, None));
     let e = refused.unwrap_err();
     assert!(
         e.contains("a net of 3 output buckets: the engine loads 1 or 8 (by piece count)"),
@@ -343,7 +364,7 @@ fn a_checkpoint_keeps_its_buckets_and_recipe_and_older_ones_still_load() {
 }
 
 /// A recipe that does not fit its length, or is not text, is a damaged checkpoint: refused
-/// with the reason, not read as floats.
+/// with the reason, not read as floats (its checksum made again, so that the parse sees it).
 #[test]
 fn a_checkpoint_whose_recipe_is_cut_or_not_text_is_refused() {
     let dir = std::env::temp_dir().join(format!("cutoff-train-ckpt-recipe-{}", std::process::id()));
@@ -358,7 +379,7 @@ fn a_checkpoint_whose_recipe_is_cut_or_not_text_is_refused() {
     let mut results = Vec::new();
     for (name, damaged) in [("long", long), ("not-text", not_text)] {
         let path = dir.join(format!("{name}.ckpt"));
-        std::fs::write(&path, &damaged).unwrap();
+        std::fs::write(&path, resealed(damaged)).unwrap();
         results.push(checkpoint::load(&path).map(|_| ()).unwrap_err());
     }
     std::fs::remove_dir_all(&dir).unwrap();
@@ -372,6 +393,89 @@ fn a_checkpoint_whose_recipe_is_cut_or_not_text_is_refused() {
         "{}",
         results[1]
     );
+}
+
+/// A checkpoint is checked before a run goes on from it: any byte changed, or the file cut
+/// or grown by a byte, fails its checksum; a weight, a moment or `K` that is no finite number,
+/// or a second moment below 0, is refused naming it, whatever the version (a run resumed from
+/// a NaN trained a net of zeros; a flipped byte was taken without a word).
+#[test]
+fn a_checkpoint_with_a_changed_byte_or_a_number_that_is_no_number_is_refused() {
+    let dir = std::env::temp_dir().join(format!("cutoff-train-ckpt-check-{}", std::process::id()));
+    let state = TrainState::new(16, 1, 4);
+    let bytes =
+        std::fs::read(checkpoint::save(&dir, &state, 130.0, "--seed 4\n").unwrap()).unwrap();
+    let load = |name: &str, bytes: &[u8]| {
+        let path = dir.join(format!("{name}.ckpt"));
+        std::fs::write(&path, bytes).unwrap();
+        checkpoint::load(&path).map(|_| ())
+    };
+    let mut failures = Vec::new();
+    for i in [
+        12,
+        28,
+        44,
+        60,
+        bytes.len() / 2,
+        bytes.len() - 9,
+        bytes.len() - 1,
+    ] {
+        for bit in [0x01u8, 0x80] {
+            let mut changed = bytes.clone();
+            changed[i] ^= bit;
+            match load("flipped", &changed) {
+                Err(e) if e.contains("damaged: its checksum") => {}
+                other => failures.push(format!("byte {i} ^ {bit:#x}: {other:?}")),
+            }
+        }
+    }
+    let cut = load("cut", &bytes[..bytes.len() - 1]).unwrap_err();
+    let grown = load("grown", &[&bytes[..], &[0]].concat()).unwrap_err();
+    for e in [cut, grown] {
+        assert!(e.contains("damaged: its checksum"), "{e}");
+    }
+    let p = state.net.params.len();
+    let float_at = |i: usize| 44 + 9 + 4 * i;
+    let with = |offset: usize, value: &[u8]| {
+        let mut b = bytes.clone();
+        b[offset..offset + value.len()].copy_from_slice(value);
+        resealed(b)
+    };
+    for (what, changed, expected) in [
+        ("K NaN", with(28, &f64::NAN.to_le_bytes()), "K is NaN"),
+        ("K 0", with(28, &0f64.to_le_bytes()), "K is 0"),
+        (
+            "weight NaN",
+            with(float_at(5), &f32::NAN.to_le_bytes()),
+            "weight 5 is NaN",
+        ),
+        (
+            "m inf",
+            with(float_at(p + 2), &f32::INFINITY.to_le_bytes()),
+            "first moment 2 is inf",
+        ),
+        (
+            "v negative",
+            with(float_at(2 * p + 3), &(-1f32).to_le_bytes()),
+            "second moment 3 is -1",
+        ),
+    ] {
+        match load("numbers", &changed) {
+            Err(e) if e.contains(expected) && e.contains("damaged") => {}
+            other => failures.push(format!("{what}: {other:?}")),
+        }
+    }
+    // Version 3 (no checksum) has its numbers checked too.
+    let mut v3 = bytes[..bytes.len() - 8].to_vec();
+    v3[8..12].copy_from_slice(&3u32.to_le_bytes());
+    v3[float_at(7)..float_at(7) + 4].copy_from_slice(&f32::NAN.to_le_bytes());
+    match load("v3", &v3) {
+        Err(e) if e.contains("weight 7 is NaN") => {}
+        other => failures.push(format!("version 3 with a NaN: {other:?}")),
+    }
+    assert!(load("good", &bytes).is_ok());
+    std::fs::remove_dir_all(&dir).unwrap();
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
 }
 
 #[test]
