@@ -42,6 +42,53 @@ pub fn at_least_one() -> clap::builder::RangedU64ValueParser<usize> {
     clap::builder::RangedU64ValueParser::<usize>::new().range(1..)
 }
 
+/// The values a count flag with a ceiling takes: a whole number from `low` to `high`, said in
+/// words when refused, as [`FloatRange`] says its range (a count whose only bound is 0 uses
+/// [`at_least_one`]). The ceiling is what a run can hold: `train --batch 1000000000` aborted
+/// allocating 68 GB, and `--batch 4611686018427387904` panicked (`capacity overflow`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct CountRange {
+    low: usize,
+    high: usize,
+}
+
+impl CountRange {
+    /// From `low` to `high`, both taken.
+    pub const fn from_to(low: usize, high: usize) -> CountRange {
+        CountRange { low, high }
+    }
+
+    /// The largest count taken.
+    pub const fn high(&self) -> usize {
+        self.high
+    }
+
+    /// `value` read as a count in the range; the error says what the flag takes (clap names
+    /// the flag and the value before it). Digits past `usize` are out of range, not "not a
+    /// number".
+    pub fn parse(&self, value: &str) -> Result<usize, String> {
+        let digits = !value.is_empty() && value.bytes().all(|b| b.is_ascii_digit());
+        match value.parse::<usize>() {
+            Ok(n) if (self.low..=self.high).contains(&n) => Ok(n),
+            Ok(_) => Err(format!("out of range: it takes {self}")),
+            Err(_) if digits => Err(format!("out of range: it takes {self}")),
+            Err(_) => Err(format!("not a whole number: it takes {self}")),
+        }
+    }
+
+    /// The clap value parser of a flag of this range: anything outside it is a usage error
+    /// (exit 2) before any work.
+    pub fn parser(self) -> impl Fn(&str) -> Result<usize, String> + Clone + Send + Sync + 'static {
+        move |value: &str| self.parse(value)
+    }
+}
+
+impl std::fmt::Display for CountRange {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "a whole number from {} to {}", self.low, self.high)
+    }
+}
+
 /// The values a float flag takes: a finite number from `low` (or above it, when `low` itself is
 /// refused) to `high`. NaN and the infinities are never in it: Rust reads `NaN`, `inf` and
 /// `infinity` as floats, and a float flag without bounds took them as given (`train --lr NaN`
@@ -117,7 +164,35 @@ impl std::fmt::Display for FloatRange {
 
 #[cfg(test)]
 mod tests {
-    use super::FloatRange;
+    use super::{CountRange, FloatRange};
+
+    /// A count past either bound, past `usize`, negative or not a number is refused, saying
+    /// what the flag takes; the bounds themselves are taken.
+    #[test]
+    fn a_count_range_refuses_counts_outside_it_and_says_what_it_takes() {
+        let batch = CountRange::from_to(1, 262_144);
+        assert_eq!(batch.parse("1"), Ok(1));
+        assert_eq!(batch.parse("262144"), Ok(262_144));
+        for (bad, why) in [
+            (
+                "0",
+                "out of range: it takes a whole number from 1 to 262144",
+            ),
+            ("262145", "out of range"),
+            ("1000000000", "out of range"),
+            ("4611686018427387904", "out of range"),
+            ("99999999999999999999999999", "out of range"),
+            (
+                "-1",
+                "not a whole number: it takes a whole number from 1 to 262144",
+            ),
+            ("1e6", "not a whole number"),
+            ("", "not a whole number"),
+        ] {
+            let e = batch.parse(bad).unwrap_err();
+            assert!(e.contains(why), "{bad}: {e}");
+        }
+    }
 
     /// NaN, the infinities and numbers past either bound are refused, each saying what the flag
     /// takes; the bounds themselves are taken unless the range is "above" its low end.

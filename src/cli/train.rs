@@ -8,7 +8,7 @@ use std::time::Instant;
 
 use shakmaty::CastlingMode;
 
-use super::{at_least_one, FloatRange, LAMBDA};
+use super::{at_least_one, CountRange, FloatRange, LAMBDA};
 use crate::datagen::positions::Filter;
 use crate::datagen::GameResult;
 use crate::eval::nnue::format;
@@ -47,9 +47,11 @@ pub struct Args {
     /// Passes over the training positions.
     #[arg(long, default_value_t = 40, value_parser = at_least_one())]
     pub epochs: usize,
-    /// Positions per optimizer step.
-    #[arg(long, default_value_t = 16384, value_parser = at_least_one())]
-    pub batch: usize,
+    /// Positions per optimizer step (default 16384): 1 to 262144 (`BATCH`, what memory can
+    /// hold), and at most the training positions (checked once they are loaded; the default
+    /// takes all of them where there are fewer).
+    #[arg(long, value_parser = BATCH.parser())]
+    pub batch: Option<usize>,
     /// AdamW's learning rate at the start; a cosine takes it to `--lr-end` by the last step.
     /// Above 0 and at most 1 (`LEARNING_RATE`).
     #[arg(long, default_value_t = 0.001, value_parser = LEARNING_RATE.parser())]
@@ -148,6 +150,16 @@ pub const WEIGHT_DECAY: FloatRange = FloatRange::from_to(0.0, 1.0);
 /// (5000 cp): past that every target and every prediction is within a hair of one half.
 pub const K: FloatRange = FloatRange::above(0.0, 100_000.0);
 
+/// `--batch`: 1 to 262144 positions (16 times the built-in net's 16384). What a step holds in
+/// memory grows with it: the batch's positions (68 bytes each) and one gradient buffer for each
+/// 1024 of them, 4 bytes a parameter: at the ceiling 256 buffers, about 206 MB at 256 neurons and
+/// 823 MB at 1024 (computed from the sizes). Unbounded, `--batch 1000000000` aborted allocating
+/// 68 GB and `--batch 4611686018427387904` panicked (`capacity overflow`).
+pub const BATCH: CountRange = CountRange::from_to(1, 1 << 18);
+
+/// The built-in net's batch: the default of `--batch`.
+pub const DEFAULT_BATCH: usize = 16384;
+
 /// `--output-buckets`: a count the engine loads ([`format::check_buckets`]).
 fn output_buckets(value: &str) -> Result<usize, String> {
     count_the_engine_loads(value, "buckets", format::BUCKET_RULE, format::check_buckets)
@@ -186,6 +198,11 @@ impl Args {
     /// The learning rate the cosine falls to.
     pub fn lr_end(&self) -> f64 {
         self.lr_end.unwrap_or(DEFAULT_LR_END.min(self.lr))
+    }
+
+    /// Positions per step as given (what the recipe records): `--batch`, or 16384.
+    pub fn batch(&self) -> usize {
+        self.batch.unwrap_or(DEFAULT_BATCH)
     }
 }
 
@@ -338,7 +355,7 @@ fn recipe(args: &Args, loaded: &Loaded) -> String {
     let given = |v: Option<String>| v.unwrap_or_else(|| "(not given)".into());
     [
         ("--epochs", args.epochs.to_string()),
-        ("--batch", args.batch.to_string()),
+        ("--batch", args.batch().to_string()),
         ("--lr", args.lr.to_string()),
         ("--lr-end", args.lr_end().to_string()),
         ("--weight-decay", args.weight_decay.to_string()),
@@ -397,6 +414,20 @@ fn recipe_differences(recorded: &str, ours: &str) -> Vec<String> {
             (there != here).then(|| format!("{name}: {there} there, {here} here"))
         })
         .collect()
+}
+
+/// That a `--batch` given is one the data can fill: a step takes at most every training
+/// position, so a larger batch asks for what the run cannot do (the default, 16384, is the
+/// built-in net's recipe, and takes them all where a quick run has fewer).
+fn check_batch(args: &Args, loaded: &Loaded) -> Result<(), String> {
+    let positions = loaded.train.len();
+    match args.batch {
+        Some(batch) if batch > positions => Err(format!(
+            "--batch {batch} is more than the {positions} training positions: a step takes at \
+             most all of them (give at most {positions}, or more data)"
+        )),
+        _ => Ok(()),
+    }
 }
 
 /// A checkpoint to go on from, and its path.
@@ -520,7 +551,7 @@ fn train_config(args: &Args, k: f64) -> TrainConfig {
         hidden: args.hidden,
         buckets: args.output_buckets,
         epochs: args.epochs,
-        batch: args.batch,
+        batch: args.batch(),
         lr: args.lr,
         lr_end: Some(args.lr_end()),
         weight_decay: args.weight_decay,
@@ -537,6 +568,7 @@ fn train(args: &Args) -> Result<String, String> {
     check(args)?;
     let resumed = resume_point(args)?;
     let loaded = load(args)?;
+    check_batch(args, &loaded)?;
     let recipe = recipe(args, &loaded);
     let (mut state, k) = start_state(args, &loaded, &recipe, resumed)?;
     let config = train_config(args, k);
@@ -545,7 +577,7 @@ fn train(args: &Args) -> Result<String, String> {
         lambda_schedule(args),
         args.hidden,
         args.output_buckets,
-        args.batch,
+        args.batch(),
         args.lr,
         args.lr_end(),
         args.epochs

@@ -35,8 +35,14 @@ pub struct Args {
     pub order: Order,
 }
 
-/// The largest tree read from standard input: a bound on what endless input can take.
+/// The largest tree read from standard input: a bound on what endless input can take. What a
+/// tree costs once read is bounded by its nodes ([`crate::reference::bracket::MAX_NODES`]).
 const MAX_STDIN_BYTES: u64 = 64 << 20;
+
+/// The most nodes `--trace` and `--html` show: every step they print or replay names a node by
+/// its whole path, so what they write grows with the nodes times the depth (a tree at the node
+/// limit, 1000 levels deep, would print gigabytes). A page of more is past reading anyway.
+pub const MAX_SHOWN_NODES: usize = 10_000;
 
 /// The tree text: the argument, or standard input for `-`.
 fn tree_text(arg: &str) -> Result<String, String> {
@@ -78,6 +84,17 @@ pub fn run(args: Args) -> ExitCode {
             return ExitCode::from(2);
         }
     };
+    let shown = [("--trace", args.trace), ("--html", args.html.is_some())];
+    if let Some((flag, _)) = shown.iter().find(|(_, on)| *on) {
+        if tree.nodes.len() > MAX_SHOWN_NODES {
+            eprintln!(
+                "error: {flag}: a tree of {} nodes; {flag} shows at most {MAX_SHOWN_NODES} nodes \
+                 (every step names a node's whole path): leave it out to have the tree analysed",
+                tree.nodes.len()
+            );
+            return ExitCode::from(2);
+        }
+    }
     let side = if args.min_root { Side::Min } else { Side::Max };
     let report = analyse(&tree, side, args.trace || args.html.is_some());
     if let (true, Some(events)) = (args.trace, &report.events) {

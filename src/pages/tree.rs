@@ -48,7 +48,7 @@ fn bound_name(bound: Bound) -> &'static str {
 
 /// The side to move at `node`: levels alternate from the root's.
 fn side_at(tree: &BracketTree, node: usize, root_side: Side) -> Side {
-    if tree.nodes[node].path.len().is_multiple_of(2) {
+    if tree.nodes[node].depth.is_multiple_of(2) {
         root_side
     } else {
         root_side.other()
@@ -242,7 +242,7 @@ pub fn tree_data(tree: &BracketTree, root_side: Side, report: &Report, order: Or
             };
             Json::obj([
                 ("path", Json::str(tree.path(n))),
-                ("depth", Json::int(tree.nodes[n].path.len() as u64)),
+                ("depth", Json::int(tree.nodes[n].depth as u64)),
                 ("side", Json::str(side_at(tree, n, root_side).name())),
                 ("leaf", leaf),
                 ("leaves", Json::int(tree.nodes[n].leaves as u64)),

@@ -15,6 +15,13 @@ pub const MAX_LEAF: Value = 999_999_999_999_999;
 /// Deepest nesting accepted, so that parsing and searching can never exhaust the stack.
 pub const MAX_NESTING: usize = 1000;
 
+/// The most nodes (lists and leaves) a tree may have: a bound on what a tree costs, refused
+/// while parsing before the node past it is made. `cutoff tree` on a tree at the bound took
+/// 137 MB, flat or 1000 levels deep (max RSS, docs/reliability.md); one of 20 million leaves
+/// (40 MB of `[0,0,…]`, within the 64 MiB input limit) needed 4 GB and more, and aborted. A
+/// tree to learn alpha-beta from has dozens.
+pub const MAX_NODES: usize = 1_000_000;
+
 /// Why a tree could not be read, and where: `column` is the 1-based character position (one
 /// past the last character when the input ended too early).
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -39,10 +46,17 @@ pub enum Kind {
     Inner(Vec<usize>),
 }
 
+/// A node keeps its parent and its place among its siblings, not its whole path: a path is as
+/// long as the node is deep, and a tree of 200 000 leaves 1000 levels down took 2.4 GB when
+/// every node kept its own (its path is walked up when printed, [`BracketTree::path`]).
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct TreeNode {
-    /// 1-based child indices from the root (empty for the root).
-    pub path: Vec<usize>,
+    /// The parent's index in [`BracketTree::nodes`]; `None` for the root.
+    pub parent: Option<usize>,
+    /// The 1-based place among the parent's children (0 for the root).
+    pub child: usize,
+    /// Levels below the root (0 for the root).
+    pub depth: usize,
     pub kind: Kind,
     /// How many leaves this subtree holds (1 for a leaf).
     pub leaves: usize,
@@ -58,30 +72,41 @@ pub struct BracketTree {
 pub const ROOT: usize = 0;
 
 impl BracketTree {
-    /// Reads a tree; see the module documentation for the format.
+    /// Reads a tree; see the module documentation for the format. A tree of more than
+    /// [`MAX_NODES`] nodes or nested deeper than [`MAX_NESTING`] is refused.
     pub fn parse(text: &str) -> Result<BracketTree, ParseError> {
         let mut parser = Parser {
-            chars: text.chars().collect(),
+            text,
+            bytes: text.as_bytes(),
             pos: 0,
             nodes: Vec::new(),
         };
         parser.skip_ws();
-        parser.node(Vec::new())?;
+        parser.node(None, 0, 0)?;
         parser.skip_ws();
-        if parser.pos < parser.chars.len() {
-            return Err(parser.error(format!(
-                "unexpected '{}' after the end of the tree",
-                parser.chars[parser.pos]
-            )));
+        if let Some(c) = parser.peek_char() {
+            return Err(parser.error(format!("unexpected '{c}' after the end of the tree")));
         }
         Ok(BracketTree {
             nodes: parser.nodes,
         })
     }
 
+    /// A node's 1-based child indices from the root (empty for the root).
+    pub fn path_indices(&self, node: usize) -> Vec<usize> {
+        let mut path = Vec::with_capacity(self.nodes[node].depth);
+        let mut at = node;
+        while let Some(parent) = self.nodes[at].parent {
+            path.push(self.nodes[at].child);
+            at = parent;
+        }
+        path.reverse();
+        path
+    }
+
     /// A node's path as printed: `root`, `2`, `2.3`.
     pub fn path(&self, node: usize) -> String {
-        let path = &self.nodes[node].path;
+        let path = self.path_indices(node);
         if path.is_empty() {
             "root".to_string()
         } else {
@@ -142,48 +167,96 @@ impl GameTree for BracketTree {
     }
 }
 
-/// Recursive descent over the characters; `pos` is a 0-based character index.
-struct Parser {
-    chars: Vec<char>,
+/// Recursive descent over the text's bytes (every token is ASCII, so `pos` is always at a
+/// character boundary); `pos` is a 0-based byte index, and an error's column counts characters.
+struct Parser<'a> {
+    text: &'a str,
+    bytes: &'a [u8],
     pos: usize,
     nodes: Vec<TreeNode>,
 }
 
-impl Parser {
+impl Parser<'_> {
     fn error(&self, message: String) -> ParseError {
-        let message = if self.pos >= self.chars.len() {
+        self.error_at(self.pos, message)
+    }
+
+    /// An error at byte `pos`, its column in characters.
+    fn error_at(&self, pos: usize, message: String) -> ParseError {
+        let message = if pos >= self.bytes.len() {
             format!("{message} (end of input)")
         } else {
             message
         };
         ParseError {
-            column: self.pos + 1,
+            column: self.text[..pos].chars().count() + 1,
             message,
         }
     }
 
-    fn peek(&self) -> Option<char> {
-        self.chars.get(self.pos).copied()
+    fn peek(&self) -> Option<u8> {
+        self.bytes.get(self.pos).copied()
+    }
+
+    /// The character at `pos` (which is at a character boundary), for an error.
+    fn peek_char(&self) -> Option<char> {
+        self.text[self.pos..].chars().next()
     }
 
     fn skip_ws(&mut self) {
-        while self.peek().is_some_and(char::is_whitespace) {
-            self.pos += 1;
+        while let Some(c) = self.peek_char().filter(|c| c.is_whitespace()) {
+            self.pos += c.len_utf8();
         }
     }
 
-    /// Parses one node at `path`, pushes it (and its subtree) and returns its index.
-    fn node(&mut self, path: Vec<usize>) -> Result<usize, ParseError> {
+    /// Makes the node at `parent`'s child place `child`, `depth` levels down, refusing the one
+    /// past [`MAX_NODES`] before it is made.
+    fn push(
+        &mut self,
+        parent: Option<usize>,
+        child: usize,
+        depth: usize,
+        kind: Kind,
+    ) -> Result<usize, ParseError> {
+        if self.nodes.len() >= MAX_NODES {
+            return Err(self.error(format!(
+                "a tree of more than {MAX_NODES} nodes (the most `cutoff tree` takes)"
+            )));
+        }
+        let leaves = usize::from(matches!(kind, Kind::Leaf(_)));
+        self.nodes.push(TreeNode {
+            parent,
+            child,
+            depth,
+            kind,
+            leaves,
+        });
+        Ok(self.nodes.len() - 1)
+    }
+
+    /// Parses one node, `parent`'s child number `child`, `depth` levels down; pushes it (and
+    /// its subtree) and returns its index.
+    fn node(
+        &mut self,
+        parent: Option<usize>,
+        child: usize,
+        depth: usize,
+    ) -> Result<usize, ParseError> {
         match self.peek() {
-            Some('[') => self.list(path),
-            Some(c) if c == '-' || c.is_ascii_digit() => self.leaf(path),
+            Some(b'[') => self.list(parent, child, depth),
+            Some(c) if c == b'-' || c.is_ascii_digit() => self.leaf(parent, child, depth),
             _ => Err(self.error("expected a number or '['".to_string())),
         }
     }
 
-    fn leaf(&mut self, path: Vec<usize>) -> Result<usize, ParseError> {
+    fn leaf(
+        &mut self,
+        parent: Option<usize>,
+        child: usize,
+        depth: usize,
+    ) -> Result<usize, ParseError> {
         let start = self.pos;
-        if self.peek() == Some('-') {
+        if self.peek() == Some(b'-') {
             self.pos += 1;
             if !self.peek().is_some_and(|c| c.is_ascii_digit()) {
                 return Err(self.error("expected a digit after '-'".to_string()));
@@ -192,7 +265,7 @@ impl Parser {
         while self.peek().is_some_and(|c| c.is_ascii_digit()) {
             self.pos += 1;
         }
-        let text: String = self.chars[start..self.pos].iter().collect();
+        let text = &self.text[start..self.pos];
         // A range, not `v.abs() <= MAX_LEAF`: the absolute value of `i64::MIN` is no `i64` (it
         // wraps to itself in a release build, which is negative and passed the check, and
         // panics in a debug one).
@@ -200,49 +273,44 @@ impl Parser {
             .parse::<Value>()
             .ok()
             .filter(|v| (-MAX_LEAF..=MAX_LEAF).contains(v))
-            .ok_or_else(|| ParseError {
-                column: start + 1,
-                message: format!("number {text} out of range (at most 15 digits)"),
+            .ok_or_else(|| {
+                self.error_at(
+                    start,
+                    format!("number {text} out of range (at most 15 digits)"),
+                )
             })?;
-        self.nodes.push(TreeNode {
-            path,
-            kind: Kind::Leaf(value),
-            leaves: 1,
-        });
-        Ok(self.nodes.len() - 1)
+        self.push(parent, child, depth, Kind::Leaf(value))
     }
 
-    fn list(&mut self, path: Vec<usize>) -> Result<usize, ParseError> {
-        if path.len() >= MAX_NESTING {
+    fn list(
+        &mut self,
+        parent: Option<usize>,
+        child: usize,
+        depth: usize,
+    ) -> Result<usize, ParseError> {
+        if depth >= MAX_NESTING {
             return Err(self.error(format!("nesting deeper than {MAX_NESTING} levels")));
         }
         let open = self.pos;
+        let index = self.push(parent, child, depth, Kind::Inner(Vec::new()))?;
         self.pos += 1; // '['
-        let index = self.nodes.len();
-        self.nodes.push(TreeNode {
-            path: path.clone(),
-            kind: Kind::Inner(Vec::new()),
-            leaves: 0,
-        });
         self.skip_ws();
-        if self.peek() == Some(']') {
-            return Err(ParseError {
-                column: open + 1,
-                message: "empty list (a node needs at least one child)".to_string(),
-            });
+        if self.peek() == Some(b']') {
+            return Err(self.error_at(
+                open,
+                "empty list (a node needs at least one child)".to_string(),
+            ));
         }
         let mut children = Vec::new();
         loop {
-            let mut child_path = path.clone();
-            child_path.push(children.len() + 1);
-            children.push(self.node(child_path)?);
+            children.push(self.node(Some(index), children.len() + 1, depth + 1)?);
             self.skip_ws();
             match self.peek() {
-                Some(',') => {
+                Some(b',') => {
                     self.pos += 1;
                     self.skip_ws();
                 }
-                Some(']') => {
+                Some(b']') => {
                     self.pos += 1;
                     break;
                 }
@@ -250,6 +318,7 @@ impl Parser {
             }
         }
         self.nodes[index].leaves = children.iter().map(|&c| self.nodes[c].leaves).sum();
+        children.shrink_to_fit();
         self.nodes[index].kind = Kind::Inner(children);
         Ok(index)
     }

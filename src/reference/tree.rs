@@ -7,7 +7,7 @@
 
 use std::fmt::Write as _;
 
-use super::bracket::{BracketTree, ROOT};
+use super::bracket::{BracketTree, Kind, ROOT};
 use super::minimax::{
     minimax, show, AlphaBeta, Counters, GenerationOrder, MoveOrder, Observer, OracleOrder, Side,
     Value,
@@ -254,11 +254,8 @@ pub fn describe_skipped(tree: &BracketTree, skipped: &[usize]) -> String {
 
 /// Whether `b` is the sibling right after `a` (same parent, next path number).
 fn is_next_sibling(tree: &BracketTree, a: usize, b: usize) -> bool {
-    let (pa, pb) = (&tree.nodes[a].path, &tree.nodes[b].path);
-    match (pa.split_last(), pb.split_last()) {
-        (Some((ia, ra)), Some((ib, rb))) => ra == rb && *ib == ia + 1,
-        _ => false,
-    }
+    let (na, nb) = (&tree.nodes[a], &tree.nodes[b]);
+    na.parent.is_some() && na.parent == nb.parent && nb.child == na.child + 1
 }
 
 /// One observed alpha-beta search of a tree.
@@ -318,8 +315,11 @@ pub fn analyse(tree: &BracketTree, root_side: Side, record: bool) -> Report {
     let minimax_value = minimax(tree, &ROOT, root_side, &mut minimax_counters);
 
     let written = observe(tree, root_side, &mut GenerationOrder, record);
+    // Every node's exact value once, not a minimax of each child's subtree at every node the
+    // oracle orders (which made the analysis cost the nodes times the depth).
+    let exact = exact_values(tree, root_side);
     let mut oracle_order = OracleOrder {
-        exact: |node: &usize, side: Side| minimax(tree, node, side, &mut Counters::default()),
+        exact: |node: &usize, _side: Side| exact[*node],
     };
     let oracle = observe(tree, root_side, &mut oracle_order, record);
 
@@ -333,6 +333,33 @@ pub fn analyse(tree: &BracketTree, root_side: Side, record: bool) -> Report {
         oracle_counters: oracle.counters,
         oracle,
     }
+}
+
+/// Every node's minimax value with the side to move at its level (levels alternate from
+/// `root_side`'s), in one pass from the last node to the root: a node's children come after it
+/// in [`BracketTree::nodes`].
+fn exact_values(tree: &BracketTree, root_side: Side) -> Vec<Value> {
+    let mut exact = vec![0; tree.nodes.len()];
+    for n in (0..tree.nodes.len()).rev() {
+        let node = &tree.nodes[n];
+        exact[n] = match &node.kind {
+            Kind::Leaf(v) => *v,
+            Kind::Inner(children) => {
+                let values = children.iter().map(|&c| exact[c]);
+                let side = if node.depth.is_multiple_of(2) {
+                    root_side
+                } else {
+                    root_side.other()
+                };
+                match side {
+                    Side::Max => values.max(),
+                    Side::Min => values.min(),
+                }
+                .unwrap_or(0)
+            }
+        };
+    }
+    exact
 }
 
 /// Leaves inside the subtrees a search's cutoffs skipped.

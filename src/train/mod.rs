@@ -301,7 +301,8 @@ pub fn train_epoch(
     let total_steps = steps_per_epoch(train.len(), config.batch) * config.epochs as u64;
     let mut grad = vec![0.0f32; state.net.params.len()];
     let mut buffers = Vec::new();
-    let mut batch = Vec::with_capacity(config.batch);
+    // A batch larger than the data holds the data: what it costs is bounded by what there is.
+    let mut batch = Vec::with_capacity(config.batch.min(train.len()));
     let (mut loss_sum, mut lr) = (0.0, config.lr);
     for (done, indices) in order.chunks(config.batch.max(1)).enumerate() {
         batch.clear();
