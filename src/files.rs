@@ -227,9 +227,9 @@ fn may_replace(path: &Path, meta: &std::fs::Metadata) -> Result<(), String> {
     let mode = meta.mode() & 0o7777;
     if mode & 0o222 == 0 {
         return Err(format!(
-            "read-only (mode {mode:04o}): no one may write the file, and an output replaces only \
-             a file its user could write (root too); make it writable (chmod u+w) to have it \
-             replaced"
+            "read-only (mode {mode:04o}): the file is not writable by anyone, and an output \
+             replaces only a file its user could write (root too); make it writable (chmod u+w) \
+             to have it replaced"
         ));
     }
     // SAFETY: `geteuid` has no preconditions and cannot fail.

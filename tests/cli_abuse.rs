@@ -1510,6 +1510,49 @@ fn an_output_is_never_put_over_a_file_its_user_could_not_write() {
         );
         return;
     }
+    // A sticky folder anyone may write (as `/tmp`): another user's file is not root's to
+    // replace there, writable as it is.
+    let sticky = dir.0.join("sticky");
+    std::fs::create_dir(&sticky).unwrap();
+    set_mode(&sticky, 0o1777);
+    let theirs = sticky.join("theirs.html");
+    std::fs::write(&theirs, b"keep").unwrap();
+    set_mode(&theirs, 0o666);
+    std::os::unix::fs::chown(&theirs, Some(NOBODY), Some(NOBODY)).unwrap();
+    let args = tree_html(&theirs);
+    let args: Vec<&str> = args.iter().map(String::as_str).collect();
+    let r = run(&args);
+    assert_refused(
+        &r,
+        "tree --html over nobody's file in a sticky folder",
+        "theirs.html: ",
+    );
+    assert!(r.stderr.contains("belongs to user 65534"), "{}", r.stderr);
+    assert_eq!(std::fs::read(&theirs).unwrap(), b"keep");
+    assert_eq!(std::fs::metadata(&theirs).unwrap().uid(), NOBODY);
+
+    // The other user must reach the binary and the folders (a checkout under a private home
+    // folder is out of its reach).
+    set_mode(&dir.0, 0o755);
+    let reachable = {
+        use std::os::unix::process::CommandExt;
+        Command::new(BIN)
+            .arg("--help")
+            .uid(NOBODY)
+            .gid(NOBODY)
+            .stdout(Stdio::null())
+            .stderr(Stdio::null())
+            .status()
+            .is_ok_and(|s| s.success())
+    };
+    if !reachable {
+        common::skip(
+            test,
+            cutoff::testing::Need::Machine,
+            "user 65534 cannot run the cutoff binary here",
+        );
+        return;
+    }
     // A folder anyone may write, not sticky: the kernel lets anyone rename over root's file.
     let open = dir.0.join("open");
     std::fs::create_dir(&open).unwrap();
@@ -1538,27 +1581,6 @@ fn an_output_is_never_put_over_a_file_its_user_could_not_write() {
     let r = run_as(NOBODY, &args);
     assert!(r.status.success(), "{}", r.stderr);
     assert_eq!(std::fs::metadata(&new).unwrap().uid(), NOBODY);
-
-    // A sticky folder anyone may write (as `/tmp`): another user's file is not root's to
-    // replace there, writable as it is.
-    let sticky = dir.0.join("sticky");
-    std::fs::create_dir(&sticky).unwrap();
-    set_mode(&sticky, 0o1777);
-    let theirs = sticky.join("theirs.html");
-    std::fs::write(&theirs, b"keep").unwrap();
-    set_mode(&theirs, 0o666);
-    std::os::unix::fs::chown(&theirs, Some(NOBODY), Some(NOBODY)).unwrap();
-    let args = tree_html(&theirs);
-    let args: Vec<&str> = args.iter().map(String::as_str).collect();
-    let r = run(&args);
-    assert_refused(
-        &r,
-        "tree --html over nobody's file in a sticky folder",
-        "theirs.html: ",
-    );
-    assert!(r.stderr.contains("belongs to user 65534"), "{}", r.stderr);
-    assert_eq!(std::fs::read(&theirs).unwrap(), b"keep");
-    assert_eq!(std::fs::metadata(&theirs).unwrap().uid(), NOBODY);
 }
 
 /// Two outputs of one run naming one file: `compare --svg F --html F` wrote the plot, then
