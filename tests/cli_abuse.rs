@@ -1458,6 +1458,16 @@ fn run_as(id: u32, args: &[&str]) -> Run {
 #[cfg(unix)]
 const NOBODY: u32 = 65534;
 
+/// `cutoff tree [[1,2],[3]] --html <path>`, as the user `as_user` where given.
+#[cfg(unix)]
+fn tree_html(path: &Path, as_user: Option<u32>) -> Run {
+    let args = ["tree", "[[1,2],[3]]", "--html", path_str(path)];
+    match as_user {
+        Some(id) => run_as(id, &args),
+        None => run(&args),
+    }
+}
+
 /// An output is never put over a file its user could not write: a file made read-only (mode
 /// 444) even for root, a root-owned file by another user in a folder anyone may write (mode
 /// 777; the file became that user's), and another user's file in a sticky folder anyone may
@@ -1473,18 +1483,10 @@ fn an_output_is_never_put_over_a_file_its_user_could_not_write() {
         std::fs::set_permissions(path, std::fs::Permissions::from_mode(mode)).unwrap();
     };
     let mode_of = |path: &Path| std::fs::metadata(path).unwrap().mode() & 0o7777;
-    let tree_html = |path: &Path| {
-        vec!["tree", "[[1,2],[3]]", "--html", path_str(path)]
-            .into_iter()
-            .map(str::to_string)
-            .collect::<Vec<_>>()
-    };
     let dir = TempDir::new("output-owners");
     let read_only = dir.file("read-only.html", b"keep");
     set_mode(&read_only, 0o444);
-    let args = tree_html(&read_only);
-    let args: Vec<&str> = args.iter().map(String::as_str).collect();
-    let r = run(&args);
+    let r = tree_html(&read_only, None);
     assert_refused(&r, "tree --html over a read-only file", "read-only.html: ");
     assert!(r.stderr.contains("not writable"), "{}", r.stderr);
     assert_eq!(std::fs::read(&read_only).unwrap(), b"keep");
@@ -1492,9 +1494,7 @@ fn an_output_is_never_put_over_a_file_its_user_could_not_write() {
 
     let private = dir.file("private.html", b"old");
     set_mode(&private, 0o600);
-    let args = tree_html(&private);
-    let args: Vec<&str> = args.iter().map(String::as_str).collect();
-    let r = run(&args);
+    let r = tree_html(&private, None);
     assert!(r.status.success(), "{}", r.stderr);
     assert!(std::fs::read(&private)
         .unwrap()
@@ -1519,9 +1519,7 @@ fn an_output_is_never_put_over_a_file_its_user_could_not_write() {
     std::fs::write(&theirs, b"keep").unwrap();
     set_mode(&theirs, 0o666);
     std::os::unix::fs::chown(&theirs, Some(NOBODY), Some(NOBODY)).unwrap();
-    let args = tree_html(&theirs);
-    let args: Vec<&str> = args.iter().map(String::as_str).collect();
-    let r = run(&args);
+    let r = tree_html(&theirs, None);
     assert_refused(
         &r,
         "tree --html over nobody's file in a sticky folder",
@@ -1560,9 +1558,7 @@ fn an_output_is_never_put_over_a_file_its_user_could_not_write() {
     let roots = open.join("root.html");
     std::fs::write(&roots, b"keep").unwrap();
     set_mode(&roots, 0o644);
-    let args = tree_html(&roots);
-    let args: Vec<&str> = args.iter().map(String::as_str).collect();
-    let r = run_as(NOBODY, &args);
+    let r = tree_html(&roots, Some(NOBODY));
     assert_refused(
         &r,
         "tree --html over root's file, as nobody",
@@ -1576,9 +1572,7 @@ fn an_output_is_never_put_over_a_file_its_user_could_not_write() {
     );
     // A new file there is written as ever.
     let new = open.join("new.html");
-    let args = tree_html(&new);
-    let args: Vec<&str> = args.iter().map(String::as_str).collect();
-    let r = run_as(NOBODY, &args);
+    let r = tree_html(&new, Some(NOBODY));
     assert!(r.status.success(), "{}", r.stderr);
     assert_eq!(std::fs::metadata(&new).unwrap().uid(), NOBODY);
 }
