@@ -2,9 +2,12 @@
 //! are empty, binary, huge, truncated mid-line or nested 100 000 levels deep, absurd depths,
 //! sizes and thread counts, and stdout closed under them (`cutoff bench | head`); `datagen` and
 //! `train` on missing paths, a link to `/dev/zero`, a huge chunk and an `--out` that is a
-//! folder; a zero count given to any command; every tool's output path a named pipe or a folder
-//! (refused at once, before the work, nothing left behind); inputs that are not data (empty,
-//! zero-filled or sparse chunks, folders without chunks).
+//! folder; a zero count given to any command; every tool's output path a named pipe, a folder or
+//! a symbolic link (refused at once, before the work, nothing left behind), a file its user could
+//! not write, two outputs naming one file, a name of 255 bytes; inputs that are not data (empty,
+//! zero-filled or sparse chunks, folders without chunks); inputs within the byte limits that
+//! would cost more than memory holds (a tree of 20 million leaves, `train --batch 1000000000`,
+//! run under an address-space limit); `train --resume` from damaged checkpoints or none.
 //!
 //! Every bad input must give a clear message on stderr and a non-zero exit, never a panic,
 //! a stack overflow or a hang. The bad files are generated in a fresh temporary directory.
