@@ -50,8 +50,66 @@ enum Command {
     Syzygy(syzygy::Args),
 }
 
+/// The UCI loop's commands: typed as a subcommand (`cutoff eval`), one of them is told where it
+/// belongs rather than only that no such subcommand exists. (`uci` is a subcommand too.)
+const UCI_COMMANDS: &[&str] = &[
+    "isready",
+    "ucinewgame",
+    "setoption",
+    "position",
+    "go",
+    "stop",
+    "ponderhit",
+    "quit",
+    "d",
+    "eval",
+    "debug",
+    "register",
+];
+
+/// What to say to `cutoff <word> ...` when `word` is a UCI command: where to type it, and the
+/// same line piped into the loop.
+fn uci_command_hint(args: &[String]) -> Option<String> {
+    let word = args.first()?;
+    if !UCI_COMMANDS.contains(&word.as_str()) {
+        return None;
+    }
+    let line = args.join(" ").replace('\'', "");
+    let mut hint = format!(
+        "`{word}` is a UCI command, not a subcommand: run `cutoff` (the UCI loop) and type it \
+         there, or pipe it in: `echo '{line}' | cutoff`"
+    );
+    match word.as_str() {
+        "eval" | "d" | "go" => hint.push_str(&format!(
+            " (for another position: `printf 'position fen <FEN>\\n{line}\\n' | cutoff`)"
+        )),
+        "position" => {
+            hint.push_str(" (it prints nothing by itself: follow it with `d`, `eval` or `go`)")
+        }
+        _ => {}
+    }
+    if word == "eval" {
+        hint.push_str(
+            "; `cutoff explain [--fen F]` prints the same boards of what each piece is worth",
+        );
+    }
+    Some(hint)
+}
+
 fn main() -> ExitCode {
-    let cli = Cli::parse();
+    let cli = match Cli::try_parse() {
+        Ok(cli) => cli,
+        Err(e) => {
+            let args: Vec<String> = std::env::args().skip(1).collect();
+            if e.kind() == clap::error::ErrorKind::InvalidSubcommand {
+                if let Some(hint) = uci_command_hint(&args) {
+                    eprintln!("error: {hint}");
+                    return ExitCode::from(2);
+                }
+            }
+            e.exit()
+        }
+    };
     if !matches!(cli.command, None | Some(Command::Uci)) {
         stop_quietly_when_stdout_closes();
     }

@@ -273,7 +273,10 @@ fn epd_command_prints_rows_in_input_order_and_fails_on_bad_lines() {
     let lines: Vec<&str> = stdout.lines().collect();
     let stderr = String::from_utf8(out.stderr).unwrap();
     assert!(stderr.contains("SKIP line 2:"), "{stderr}");
-    assert!(stderr.contains("1 unreadable lines"), "{stderr}");
+    assert!(
+        stderr.contains("error: 1 line could not be read"),
+        "{stderr}"
+    );
     assert!(lines[0].starts_with("STS(v1.0) Undermine.001"), "{stdout}");
     assert!(lines[1].starts_with("WAC.274"), "{stdout}");
     assert_eq!(lines.len(), 3, "{stdout}");

@@ -5,24 +5,34 @@ use std::process::ExitCode;
 
 use shakmaty::CastlingMode;
 
-use super::{at_least_one, EvalArg};
+use super::{at_least_one, threads, usage, EvalArg, IntRange};
 use crate::bench::{bench_on, DEFAULT_DEPTH, HASH_MB, MAX_DEPTH, POSITIONS};
 use crate::eval::EvaluatorKind;
 use crate::search::Searcher;
 use crate::types::Depth;
 
+/// The depths `cutoff bench` searches to.
+const DEPTHS: IntRange =
+    IntRange::from_to(1, MAX_DEPTH as i64).because("deeper would never finish");
+
 /// Command-line arguments of `cutoff bench`.
 #[derive(clap::Args, Debug)]
 pub struct Args {
-    /// Search depth (default: DEFAULT_DEPTH, at most MAX_DEPTH).
+    /// Search depth (default 10, the `Bench:` signature's; at most 20).
+    #[arg(
+        value_parser = DEPTHS.parser::<Depth>(),
+        help = format!(
+            "Search depth (default {DEFAULT_DEPTH}, the `Bench:` signature's; at most {MAX_DEPTH})"
+        )
+    )]
     pub depth: Option<Depth>,
-    /// Search threads (Lazy SMP); node counts are reproducible only with 1.
-    #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u16).range(1..=1024))]
+    /// Search threads (Lazy SMP), 1 to 1024; node counts are reproducible only with 1.
+    #[arg(long, default_value_t = 1, value_parser = threads::<u16>())]
     pub threads: u16,
-    /// Transposition table size in MiB, cleared before each position. The `Bench:` signature
-    /// is the node count with the default; other sizes measure the table (Lazy SMP's scaling
-    /// with 16 against 256 MiB, docs/tools.md).
-    #[arg(long, default_value_t = HASH_MB, value_parser = at_least_one())]
+    /// Transposition table size in MiB, at least 1, cleared before each position. The `Bench:`
+    /// signature is the node count with the default; other sizes measure the table (Lazy SMP's
+    /// scaling with 16 against 256 MiB, docs/tools.md).
+    #[arg(long, default_value_t = HASH_MB, value_parser = at_least_one::<usize>())]
     pub hash: usize,
     /// The evaluation searched with. The `Bench:` signature is the default's (the net);
     /// `classical` measures the classical evaluation's speed beside it.
@@ -33,21 +43,14 @@ pub struct Args {
 /// `cutoff bench`: a line per position, then `Bench: <N> nodes <M> nps` as the last line.
 pub fn run(args: Args) -> ExitCode {
     let depth = args.depth.unwrap_or(DEFAULT_DEPTH);
-    if !(1..=MAX_DEPTH).contains(&depth) {
-        eprintln!(
-            "bench: depth {depth} is outside 1..={MAX_DEPTH} (the maximum: deeper would never finish)"
-        );
-        return ExitCode::FAILURE;
-    }
     if let Err(e) = check_hash(args.hash) {
-        eprintln!("bench: --hash: {e}");
-        return ExitCode::FAILURE;
+        return usage(format!("--hash: {e}")).exit();
     }
     let threads = usize::from(args.threads);
     let mut searcher = Searcher::new(args.hash);
     searcher.set_evaluator(args.eval.into());
     if let Err(e) = searcher.set_threads(threads) {
-        eprintln!("{e}; searching with {} threads", searcher.threads());
+        eprintln!("bench: {e}; searching with {} threads", searcher.threads());
     }
     let totals = bench_on(&mut searcher, depth, |i, outcome| {
         let best = outcome.best_move.map_or_else(

@@ -12,6 +12,7 @@ use std::str::FromStr;
 use indicatif::{ProgressBar, ProgressStyle};
 use shakmaty::{CastlingMode, Chess, EnPassantMode, Position};
 
+use super::IntRange;
 use crate::pages::compare::compare_page;
 use crate::position::{read_fen, FenPolicy};
 use crate::reference::compare::{compare_depth, principal_line, svg_plot, table};
@@ -20,13 +21,18 @@ use crate::types::Depth;
 /// The deepest `--depth` accepted: minimax beyond this would not finish anyway.
 pub const MAX_DEPTH: Depth = 12;
 
+/// The depths `--depth` takes, alone or as the ends of a range.
+const DEPTHS: IntRange =
+    IntRange::from_to(1, MAX_DEPTH as i64).because("minimax deeper would never finish");
+
 /// Command-line arguments of `cutoff compare`.
 #[derive(clap::Args, Debug)]
 pub struct Args {
     /// The position (default: the start position).
     #[arg(long)]
     pub fen: Option<String>,
-    /// Search depth in plies, or an inclusive range such as `1..5` (one table per depth).
+    /// Search depth in plies, 1 to 12, or an inclusive range such as `1..5` (one table per
+    /// depth).
     #[arg(long)]
     pub depth: Depths,
     /// Also write an SVG plot of nodes (log scale) against depth to this file.
@@ -50,22 +56,18 @@ impl FromStr for Depths {
 
     fn from_str(s: &str) -> Result<Depths, String> {
         let parse = |t: &str| -> Result<Depth, String> {
-            let d: Depth = t
-                .trim()
-                .parse()
-                .map_err(|_| format!("'{t}' is not a depth"))?;
-            if (1..=MAX_DEPTH).contains(&d) {
-                Ok(d)
-            } else {
-                Err(format!("depth {d} is outside 1..{MAX_DEPTH}"))
-            }
+            DEPTHS
+                .parse(t)
+                .map_err(|e| format!("{e}, or a range of them such as 2..5"))
         };
         let (first, last) = match s.split_once("..") {
             Some((a, b)) => (parse(a)?, parse(b.strip_prefix('=').unwrap_or(b))?),
             None => (parse(s)?, parse(s)?),
         };
         if first > last {
-            return Err(format!("empty depth range {s}"));
+            return Err(format!(
+                "empty depth range {s}: the first depth is above the last"
+            ));
         }
         Ok(Depths { first, last })
     }
@@ -134,7 +136,7 @@ pub fn run(args: Args) -> ExitCode {
             Ok(()) => eprintln!("compare: wrote {}", path.display()),
             Err(e) => {
                 eprintln!("error: cannot write {e}");
-                return ExitCode::from(2);
+                return ExitCode::FAILURE;
             }
         }
     }
@@ -146,7 +148,7 @@ pub fn run(args: Args) -> ExitCode {
             Ok(()) => eprintln!("compare: wrote {}", path.display()),
             Err(e) => {
                 eprintln!("error: cannot write {e}");
-                return ExitCode::from(2);
+                return ExitCode::FAILURE;
             }
         }
     }
@@ -171,5 +173,7 @@ mod tests {
         assert!("0".parse::<Depths>().is_err());
         assert!("5..2".parse::<Depths>().is_err());
         assert!("x".parse::<Depths>().is_err());
+        let e = "13".parse::<Depths>().unwrap_err();
+        assert!(e.contains("from 1 to 12"), "{e}");
     }
 }

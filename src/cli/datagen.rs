@@ -11,7 +11,7 @@ use std::time::{Duration, Instant};
 
 use indicatif::ProgressBar;
 
-use super::{at_least_one, EvalArg};
+use super::{at_least_one, threads, usage, EvalArg, Failure};
 use crate::datagen::chunk::{chunk_paths, Format};
 use crate::datagen::inspect::{self, ChunkStats, ManifestCheck};
 use crate::datagen::manifest::{self, Searched};
@@ -61,13 +61,13 @@ pub struct Args {
     #[arg(long, requires = "out", conflicts_with = "book")]
     pub convert: Option<PathBuf>,
     /// Number of games to play.
-    #[arg(long, conflicts_with = "positions", value_parser = clap::value_parser!(u64).range(1..))]
+    #[arg(long, conflicts_with = "positions", value_parser = at_least_one::<u64>())]
     pub games: Option<u64>,
     /// Stop starting games once the output file holds this many positions.
-    #[arg(long, value_parser = clap::value_parser!(u64).range(1..))]
+    #[arg(long, value_parser = at_least_one::<u64>())]
     pub positions: Option<u64>,
     /// Soft node limit per move: no new iteration starts past it (the hard limit is 8 times it).
-    #[arg(long, default_value_t = 5000, value_parser = clap::value_parser!(u64).range(1..))]
+    #[arg(long, default_value_t = 5000, value_parser = at_least_one::<u64>())]
     pub nodes: u64,
     /// Random legal plies after the opening position: `K` or a range `MIN-MAX` (default 2-4
     /// after a book position, 8-9 from the start position).
@@ -82,7 +82,7 @@ pub struct Args {
     #[arg(long)]
     pub syzygy: Option<String>,
     /// Games played at once.
-    #[arg(long, default_value_t = 1, value_parser = at_least_one())]
+    #[arg(long, default_value_t = 1, value_parser = threads::<usize>())]
     pub threads: usize,
     /// The evaluation the games' searches run: the net (the default), or the classical one
     /// that generated the `Bench: 2266636` series (to append to one of its chunks).
@@ -111,9 +111,9 @@ fn parse_ply_range(text: &str) -> Result<(u32, u32), String> {
 /// `--convert`).
 pub fn run(args: Args) -> ExitCode {
     let done = if let Some(path) = &args.dump {
-        dump(path)
+        dump(path).map_err(Failure::from)
     } else if let Some(paths) = &args.stats {
-        stats(paths)
+        stats(paths).map_err(Failure::from)
     } else if let Some(input) = &args.convert {
         convert(&args, input)
     } else {
@@ -126,10 +126,7 @@ pub fn run(args: Args) -> ExitCode {
             }
             ExitCode::SUCCESS
         }
-        Err(e) => {
-            eprintln!("datagen: {e}");
-            ExitCode::FAILURE
-        }
+        Err(failure) => failure.exit(),
     }
 }
 
@@ -279,10 +276,10 @@ fn manifest_command(args: impl IntoIterator<Item = String>) -> String {
 }
 
 /// `--convert IN.bin --out OUT.vf`: the records' games as game records.
-fn convert(args: &Args, input: &Path) -> Result<String, String> {
-    let out = args.out.as_deref().ok_or("give --out")?;
-    if output_format(out, args.format)? != Format::Viri {
-        return Err("--convert writes viriformat: name --out .vf".into());
+fn convert(args: &Args, input: &Path) -> Result<String, Failure> {
+    let out = args.out.as_deref().ok_or_else(|| usage("give --out"))?;
+    if output_format(out, args.format).map_err(usage)? != Format::Viri {
+        return Err(usage("--convert writes viriformat: name --out .vf"));
     }
     let done = inspect::convert(input, out, args.append, command_line())?;
     for note in &done.notes {
@@ -300,9 +297,9 @@ fn convert(args: &Args, input: &Path) -> Result<String, String> {
         done.elapsed.as_secs_f64()
     );
     if done.input_failed {
-        return Err(format!(
+        return Err(Failure::Run(format!(
             "{summary}, but the input could not be read to its end"
-        ));
+        )));
     }
     Ok(summary)
 }
@@ -433,20 +430,23 @@ impl Shown {
 }
 
 /// Plays the games `args` asks for, appending each finished game to `args.out`.
-fn generate(args: &Args) -> Result<String, String> {
+fn generate(args: &Args) -> Result<String, Failure> {
+    // What the command line itself gets wrong first (exit 2); the book, the tables and the
+    // games after it are the work (exit 1).
     if args.games.is_none() && args.positions.is_none() {
-        return Err("give --games N or --positions N".into());
+        return Err(usage("give --games N or --positions N"));
     }
     let out = args
         .out
         .as_deref()
-        .ok_or("give --out FILE (or --dump, --stats, --convert)")?;
-    let format = output_format(out, args.format)?;
+        .ok_or_else(|| usage("give --out FILE (or --dump, --stats, --convert)"))?;
+    let format = output_format(out, args.format).map_err(usage)?;
     // The chunk's and the manifest's paths before the book, the tables and the bench (the
     // chunk is opened, and checked again, only after them).
-    crate::files::check_output(out)?;
-    manifest::check_writable(out)?;
-    let threads = checked_threads(Some(args.threads)).map_err(|e| format!("--threads: {e}"))?;
+    crate::files::check_output(out).map_err(usage)?;
+    manifest::check_writable(out).map_err(usage)?;
+    let threads =
+        checked_threads(Some(args.threads)).map_err(|e| usage(format!("--threads: {e}")))?;
     let book = match &args.book {
         Some(path) => load_book(path)?,
         None => Vec::new(),

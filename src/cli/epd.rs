@@ -9,7 +9,7 @@ use std::time::{Duration, Instant};
 
 use shakmaty::Move;
 
-use super::at_least_one;
+use super::{at_least_one, counted, threads, usage, Failure, IntRange};
 use crate::epd::format::san;
 use crate::epd::problem::{Problem, Tally, Verdict};
 use crate::position::Game;
@@ -22,23 +22,23 @@ use crate::util::{checked_threads, progress_bar, read_lines, worker_pool};
 pub struct Args {
     /// Suite file (EPD with `bm`, `am`, `id`, `c0` operations).
     pub file: std::path::PathBuf,
-    /// Milliseconds per position (the default limit: 1000).
-    #[arg(long, value_parser = clap::value_parser!(u64).range(1..))]
+    /// Milliseconds per position, at least 1 (the default limit: 1000).
+    #[arg(long, value_parser = at_least_one::<u64>())]
     pub movetime: Option<u64>,
-    /// Fixed depth per position (at most MAX_DEPTH).
-    #[arg(long)]
+    /// Fixed depth per position, 1 to 30 (deeper would never finish).
+    #[arg(long, value_parser = DEPTHS.parser::<i32>())]
     pub depth: Option<i32>,
-    /// Fixed node count per position.
-    #[arg(long, value_parser = clap::value_parser!(u64).range(1..))]
+    /// Fixed node count per position, at least 1.
+    #[arg(long, value_parser = at_least_one::<u64>())]
     pub nodes: Option<u64>,
-    /// Positions searched at once, each worker with its own searcher and table.
-    #[arg(long, short = 'j', default_value_t = 1, value_parser = at_least_one())]
+    /// Positions searched at once, each worker with its own searcher and table: 1 to 1024.
+    #[arg(long, short = 'j', default_value_t = 1, value_parser = threads::<usize>())]
     pub jobs: usize,
-    /// Transposition table size per worker, in MiB.
-    #[arg(long, default_value_t = 16, value_parser = at_least_one())]
+    /// Transposition table size per worker, in MiB, at least 1.
+    #[arg(long, default_value_t = 16, value_parser = at_least_one::<usize>())]
     pub hash: usize,
-    /// Search threads per worker (Lazy SMP, sharing the worker's table).
-    #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u16).range(1..=1024))]
+    /// Search threads per worker (Lazy SMP, sharing the worker's table): 1 to 1024.
+    #[arg(long, default_value_t = 1, value_parser = threads::<u16>())]
     pub threads: u16,
 }
 
@@ -46,6 +46,10 @@ pub struct Args {
 /// time doubles about every ply), so that a typo like `--depth 100000` is refused instead of
 /// running until killed.
 pub const MAX_DEPTH: i32 = 30;
+
+/// The depths `--depth` takes.
+const DEPTHS: IntRange =
+    IntRange::from_to(1, MAX_DEPTH as i64).because("deeper would never finish");
 
 /// Milliseconds per position when no limit is given.
 const DEFAULT_MOVETIME_MS: u64 = 1000;
@@ -111,19 +115,21 @@ pub fn format_row(problem: &Problem, attempt: &Attempt) -> String {
 
 /// `cutoff epd`: a row per position in input order on stdout, then the summary.
 pub fn run(args: Args) -> ExitCode {
-    if let Some(d) = args.depth.filter(|d| !(1..=MAX_DEPTH).contains(d)) {
-        eprintln!(
-            "epd: --depth {d} is outside 1..={MAX_DEPTH} (the maximum: deeper would never finish)"
-        );
-        return ExitCode::FAILURE;
+    match run_suite(&args) {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(failure) => failure.exit(),
     }
-    let lines = match read_lines(&args.file) {
-        Ok(lines) => lines,
-        Err(e) => {
-            eprintln!("epd: cannot read {e}");
-            return ExitCode::FAILURE;
-        }
-    };
+}
+
+fn run_suite(args: &Args) -> Result<(), Failure> {
+    let lines = read_lines(&args.file).map_err(|e| usage(format!("cannot read {e}")))?;
+    let jobs = checked_threads(Some(args.jobs)).map_err(|e| usage(format!("--jobs: {e}")))?;
+    // Every worker has its own table: all of them must fit at once.
+    args.hash
+        .checked_mul(jobs)
+        .ok_or_else(|| format!("cannot allocate {} MB x {jobs} workers", args.hash))
+        .and_then(|total| crate::memory::check_table_size("hash tables", total, 0))
+        .map_err(|e| usage(format!("--hash: {e}")))?;
     let mut problems = Vec::new();
     let mut unreadable = 0;
     for (line, text) in &lines {
@@ -137,28 +143,11 @@ pub fn run(args: Args) -> ExitCode {
         }
     }
     if problems.is_empty() {
-        eprintln!(
-            "epd: no readable positions in {} ({unreadable} unreadable lines)",
-            args.file.display()
-        );
-        return ExitCode::FAILURE;
-    }
-    let jobs = match checked_threads(Some(args.jobs)) {
-        Ok(n) => n,
-        Err(e) => {
-            eprintln!("epd: --jobs: {e}");
-            return ExitCode::FAILURE;
-        }
-    };
-    // Every worker has its own table: all of them must fit at once.
-    if let Err(e) = args
-        .hash
-        .checked_mul(jobs)
-        .ok_or_else(|| format!("cannot allocate {} MB x {jobs} workers", args.hash))
-        .and_then(|total| crate::memory::check_table_size("hash tables", total, 0))
-    {
-        eprintln!("epd: --hash: {e}");
-        return ExitCode::FAILURE;
+        return Err(Failure::Run(format!(
+            "no readable positions in {} ({} unreadable)",
+            args.file.display(),
+            counted(unreadable, "line", "lines")
+        )));
     }
     let limits = args.limits();
     let start = Instant::now();
@@ -167,21 +156,17 @@ pub fn run(args: Args) -> ExitCode {
         hash_mb: args.hash,
         threads: usize::from(args.threads),
     };
-    let tally = match run_problems(&problems, &limits, workers) {
-        Ok(tally) => tally,
-        Err(e) => {
-            eprintln!("epd: {e}");
-            return ExitCode::FAILURE;
-        }
-    };
+    let tally = run_problems(&problems, &limits, workers)?;
     print_summary(&tally, problems.len(), unreadable, start.elapsed());
     // A line that does not read is an error, as in `perft-suite`: a file truncated mid-line
     // must not pass for a complete suite.
     if unreadable > 0 {
-        eprintln!("epd: {unreadable} unreadable lines (SKIP above)");
-        return ExitCode::FAILURE;
+        return Err(Failure::Run(format!(
+            "{} could not be read (SKIP above)",
+            counted(unreadable, "line", "lines")
+        )));
     }
-    ExitCode::SUCCESS
+    Ok(())
 }
 
 /// How the positions are spread: `jobs` at a time, each on a searcher with a `hash_mb` table

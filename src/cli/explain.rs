@@ -180,7 +180,7 @@ pub fn run(args: Args) -> ExitCode {
         });
         if let Err(e) = crate::files::write_whole(path, page.as_bytes()) {
             eprintln!("error: cannot write {e}");
-            return ExitCode::from(2);
+            return ExitCode::FAILURE;
         }
         eprintln!("explain: wrote {}", path.display());
     }

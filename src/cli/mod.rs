@@ -15,7 +15,10 @@ pub mod train;
 pub mod tree;
 pub mod tune;
 
+use std::process::ExitCode;
+
 use crate::eval::EvaluatorKind;
+use crate::util::MAX_THREADS;
 
 /// The evaluation a command's searches run (`--eval`; UCI `Evaluation`): the net by default,
 /// the classical one to reproduce what was measured or generated with it.
@@ -35,58 +38,154 @@ impl From<EvalArg> for EvaluatorKind {
     }
 }
 
-/// The parser of a `usize` count that cannot be zero (`--threads`, `--jobs`, `--hidden`, ...):
-/// 0 is a usage error (exit 2) naming the flag, rather than silently taken as 1 or found out
-/// after the work has started. (`u64` counts use `clap::value_parser!(u64).range(1..)`.)
-pub fn at_least_one() -> clap::builder::RangedU64ValueParser<usize> {
-    clap::builder::RangedU64ValueParser::<usize>::new().range(1..)
+/// How a command that could not do its work ends: one `error: ...` line on stderr and the exit
+/// status that tells a script which kind of trouble it was. clap's own refusals (an unknown
+/// flag, a value out of range) are the same style: `error: ...` and exit 2.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Failure {
+    /// The command cannot start as asked, found before any work: a flag's value, a FEN, a file
+    /// it must read (missing, not a regular file, too large), an output path it cannot write,
+    /// more memory than the machine has. Exit 2, as for clap's usage errors.
+    Usage(String),
+    /// The work started and failed, or found what it checks for wrong: counts that do not
+    /// match, lines that do not read, damaged tables, data that is not data, a write that
+    /// failed. Exit 1.
+    Run(String),
 }
 
-/// The values a count flag with a ceiling takes: a whole number from `low` to `high`, said in
-/// words when refused, as [`FloatRange`] says its range (a count whose only bound is 0 uses
-/// [`at_least_one`]). The ceiling is what a run can hold: `train --batch 1000000000` aborted
-/// allocating 68 GB, and `--batch 4611686018427387904` panicked (`capacity overflow`).
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct CountRange {
-    low: usize,
-    high: usize,
-}
-
-impl CountRange {
-    /// From `low` to `high`, both taken.
-    pub const fn from_to(low: usize, high: usize) -> CountRange {
-        CountRange { low, high }
-    }
-
-    /// The largest count taken.
-    pub const fn high(&self) -> usize {
-        self.high
-    }
-
-    /// `value` read as a count in the range; the error says what the flag takes (clap names
-    /// the flag and the value before it). Digits past `usize` are out of range, not "not a
-    /// number".
-    pub fn parse(&self, value: &str) -> Result<usize, String> {
-        let digits = !value.is_empty() && value.bytes().all(|b| b.is_ascii_digit());
-        match value.parse::<usize>() {
-            Ok(n) if (self.low..=self.high).contains(&n) => Ok(n),
-            Ok(_) => Err(format!("out of range: it takes {self}")),
-            Err(_) if digits => Err(format!("out of range: it takes {self}")),
-            Err(_) => Err(format!("not a whole number: it takes {self}")),
+impl Failure {
+    /// Prints the error line and gives the exit status.
+    pub fn exit(self) -> ExitCode {
+        match self {
+            Failure::Usage(message) => {
+                eprintln!("error: {message}");
+                ExitCode::from(2)
+            }
+            Failure::Run(message) => {
+                eprintln!("error: {message}");
+                ExitCode::FAILURE
+            }
         }
+    }
+}
+
+/// A library error met while working is a failed run; the checks before the work say
+/// [`Failure::Usage`] themselves.
+impl From<String> for Failure {
+    fn from(message: String) -> Failure {
+        Failure::Run(message)
+    }
+}
+
+impl From<&str> for Failure {
+    fn from(message: &str) -> Failure {
+        Failure::Run(message.to_string())
+    }
+}
+
+/// A check before the work failed: [`Failure::Usage`], for `map_err`.
+pub fn usage(message: impl Into<String>) -> Failure {
+    Failure::Usage(message.into())
+}
+
+/// `count` and `noun`, the noun in the plural unless the count is 1 ("1 count", "2 counts").
+pub fn counted(count: usize, singular: &str, plural: &str) -> String {
+    if count == 1 {
+        format!("1 {singular}")
+    } else {
+        format!("{count} {plural}")
+    }
+}
+
+/// The values a whole-number flag takes, said in words when a value is refused ("it takes a
+/// whole number from 1 to 20"): clap's own ranges answer in the type's terms
+/// ("0 is not in 1..18446744073709551615").
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct IntRange {
+    low: i128,
+    high: Option<i128>,
+    /// Why the top is where it is, said when a value above it is refused.
+    why_high: &'static str,
+}
+
+impl IntRange {
+    /// `low` or more, with no top but the type's.
+    pub const fn at_least(low: i64) -> IntRange {
+        IntRange {
+            low: low as i128,
+            high: None,
+            why_high: "",
+        }
+    }
+
+    /// From `low` to `high`, both taken.
+    pub const fn from_to(low: i64, high: i64) -> IntRange {
+        IntRange {
+            low: low as i128,
+            high: Some(high as i128),
+            why_high: "",
+        }
+    }
+
+    /// The same range, saying `why` when a value above its top is refused.
+    pub const fn because(self, why: &'static str) -> IntRange {
+        IntRange {
+            why_high: why,
+            ..self
+        }
+    }
+
+    /// `value` read as a whole number in the range (and in `T`); the error says what the flag
+    /// takes (clap names the flag and the value before it).
+    pub fn parse<T: TryFrom<i128>>(&self, value: &str) -> Result<T, String> {
+        let Ok(n) = value.trim().parse::<i128>() else {
+            return Err(format!("not a whole number: it takes {self}"));
+        };
+        let above = self.high.is_some_and(|high| n > high);
+        if n < self.low || above {
+            let why = if above && !self.why_high.is_empty() {
+                format!(" ({})", self.why_high)
+            } else {
+                String::new()
+            };
+            return Err(format!("out of range: it takes {self}{why}"));
+        }
+        T::try_from(n).map_err(|_| format!("too large a number: it takes {self}"))
     }
 
     /// The clap value parser of a flag of this range: anything outside it is a usage error
     /// (exit 2) before any work.
-    pub fn parser(self) -> impl Fn(&str) -> Result<usize, String> + Clone + Send + Sync + 'static {
+    pub fn parser<T: TryFrom<i128>>(
+        self,
+    ) -> impl Fn(&str) -> Result<T, String> + Clone + Send + Sync + 'static {
         move |value: &str| self.parse(value)
     }
 }
 
-impl std::fmt::Display for CountRange {
+impl std::fmt::Display for IntRange {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        write!(f, "a whole number from {} to {}", self.low, self.high)
+        match self.high {
+            Some(high) => write!(f, "a whole number from {} to {high}", self.low),
+            None => write!(f, "a whole number, at least {}", self.low),
+        }
     }
+}
+
+/// Worker and search threads of every command (`--threads`, `--jobs`).
+pub const THREADS: IntRange = IntRange::from_to(1, MAX_THREADS as i64);
+
+/// The parser of a `usize` count that cannot be zero (`--hash`, `--epochs`, ...): 0 is a usage
+/// error (exit 2) naming the flag, rather than silently taken as 1 or found out after the work
+/// has started.
+pub fn at_least_one<T: TryFrom<i128>>(
+) -> impl Fn(&str) -> Result<T, String> + Clone + Send + Sync + 'static {
+    IntRange::at_least(1).parser()
+}
+
+/// The parser of `--threads` and `--jobs`: 1 to [`MAX_THREADS`].
+pub fn threads<T: TryFrom<i128>>(
+) -> impl Fn(&str) -> Result<T, String> + Clone + Send + Sync + 'static {
+    THREADS.parser()
 }
 
 /// The values a float flag takes: a finite number from `low` (or above it, when `low` itself is
@@ -164,34 +263,60 @@ impl std::fmt::Display for FloatRange {
 
 #[cfg(test)]
 mod tests {
-    use super::{CountRange, FloatRange};
+    use super::{counted, FloatRange, IntRange};
 
-    /// A count past either bound, past `usize`, negative or not a number is refused, saying
-    /// what the flag takes; the bounds themselves are taken.
+    /// A whole number outside its range is refused in words, with the reason for the top when
+    /// one is given; never in the type's terms.
     #[test]
-    fn a_count_range_refuses_counts_outside_it_and_says_what_it_takes() {
-        let batch = CountRange::from_to(1, 262_144);
-        assert_eq!(batch.parse("1"), Ok(1));
-        assert_eq!(batch.parse("262144"), Ok(262_144));
-        for (bad, why) in [
-            (
-                "0",
-                "out of range: it takes a whole number from 1 to 262144",
-            ),
-            ("262145", "out of range"),
-            ("1000000000", "out of range"),
-            ("4611686018427387904", "out of range"),
-            ("99999999999999999999999999", "out of range"),
-            (
-                "-1",
-                "not a whole number: it takes a whole number from 1 to 262144",
-            ),
-            ("1e6", "not a whole number"),
-            ("", "not a whole number"),
-        ] {
-            let e = batch.parse(bad).unwrap_err();
-            assert!(e.contains(why), "{bad}: {e}");
+    fn an_int_range_says_what_it_takes_in_words() {
+        let depth = IntRange::from_to(1, 20).because("deeper would never finish");
+        let count = IntRange::at_least(1);
+        assert_eq!(depth.parse::<i32>("20"), Ok(20));
+        assert_eq!(count.parse::<u64>(" 7 "), Ok(7));
+        assert_eq!(
+            depth.parse::<i32>("21"),
+            Err(
+                "out of range: it takes a whole number from 1 to 20 (deeper would never finish)"
+                    .to_string()
+            )
+        );
+        assert_eq!(
+            depth.parse::<i32>("0"),
+            Err("out of range: it takes a whole number from 1 to 20".to_string())
+        );
+        assert_eq!(
+            count.parse::<u64>("0"),
+            Err("out of range: it takes a whole number, at least 1".to_string())
+        );
+        assert_eq!(
+            count.parse::<u64>("-3"),
+            Err("out of range: it takes a whole number, at least 1".to_string())
+        );
+        assert_eq!(
+            count.parse::<u64>("two"),
+            Err("not a whole number: it takes a whole number, at least 1".to_string())
+        );
+        assert_eq!(
+            count.parse::<u16>("70000"),
+            Err("too large a number: it takes a whole number, at least 1".to_string())
+        );
+        assert!(count
+            .parse::<u64>("99999999999999999999999999999999999999999")
+            .is_err());
+        // train --batch: a ceiling of what memory holds, and far past usize still "out of range".
+        let batch = IntRange::from_to(1, 262_144);
+        assert_eq!(batch.parse::<usize>("262144"), Ok(262_144));
+        for bad in ["262145", "1000000000", "4611686018427387904", "99999999999999999999"] {
+            let e = batch.parse::<usize>(bad).unwrap_err();
+            assert!(e.starts_with("out of range: it takes a whole number from 1 to 262144"), "{e}");
         }
+    }
+
+    #[test]
+    fn counts_take_the_plural_unless_one() {
+        assert_eq!(counted(1, "count does", "counts do"), "1 count does");
+        assert_eq!(counted(0, "count does", "counts do"), "0 counts do");
+        assert_eq!(counted(2, "line", "lines"), "2 lines");
     }
 
     /// NaN, the infinities and numbers past either bound are refused, each saying what the flag

@@ -8,7 +8,7 @@ use std::time::Instant;
 
 use shakmaty::CastlingMode;
 
-use super::{at_least_one, CountRange, FloatRange, LAMBDA};
+use super::{at_least_one, threads, usage, Failure, FloatRange, IntRange, LAMBDA};
 use crate::datagen::positions::Filter;
 use crate::datagen::GameResult;
 use crate::eval::nnue::format;
@@ -45,22 +45,22 @@ pub struct Args {
     #[arg(long, default_value_t = 8, value_parser = output_buckets)]
     pub output_buckets: usize,
     /// Passes over the training positions.
-    #[arg(long, default_value_t = 40, value_parser = at_least_one())]
+    #[arg(long, default_value_t = 40, value_parser = at_least_one::<usize>())]
     pub epochs: usize,
-    /// Positions per optimizer step (default 16384): 1 to 262144 (`BATCH`, what memory can
+    /// Positions per optimizer step (default 16384): 1 to 262144 (what memory can
     /// hold), and at most the training positions (checked once they are loaded; the default
     /// takes all of them where there are fewer).
-    #[arg(long, value_parser = BATCH.parser())]
+    #[arg(long, value_parser = BATCH.parser::<usize>())]
     pub batch: Option<usize>,
     /// AdamW's learning rate at the start; a cosine takes it to `--lr-end` by the last step.
-    /// Above 0 and at most 1 (`LEARNING_RATE`).
+    /// Above 0 and at most 1.
     #[arg(long, default_value_t = 0.001, value_parser = LEARNING_RATE.parser())]
     pub lr: f64,
     /// The learning rate the cosine ends at, after the last step: above 0 and at most `--lr`
     /// (default: 0.000005, the built-in net's, or `--lr` where that is lower).
     #[arg(long, value_name = "LR", value_parser = LEARNING_RATE.parser())]
     pub lr_end: Option<f64>,
-    /// AdamW's decoupled weight decay (weights only, not biases): 0 to 1 (`WEIGHT_DECAY`).
+    /// AdamW's decoupled weight decay (weights only, not biases): 0 to 1.
     #[arg(long, default_value_t = 0.01, value_parser = WEIGHT_DECAY.parser())]
     pub weight_decay: f64,
     /// Weight of the game result in the target; the rest is the search score's expected result.
@@ -75,11 +75,11 @@ pub struct Args {
     /// Seed of the initial weights and of every epoch's shuffle.
     #[arg(long, default_value_t = 1)]
     pub seed: u64,
-    /// Use this `K` (centipawns) instead of fitting one: above 0 and at most 100000 (`K`).
+    /// Use this `K` (centipawns) instead of fitting one: above 0 and at most 100000.
     #[arg(long, value_parser = K.parser())]
     pub k: Option<f64>,
     /// Worker threads (default: all cores); the net does not depend on it.
-    #[arg(long, value_parser = at_least_one())]
+    #[arg(long, value_parser = threads::<usize>())]
     pub threads: Option<usize>,
     /// Folder for a float checkpoint after every epoch (net, optimizer state, epoch); created
     /// if missing, and checked before training: a path there must be a folder.
@@ -91,7 +91,7 @@ pub struct Args {
     #[arg(long, requires = "checkpoint")]
     pub resume: bool,
     /// Load at most this many positions (the first in chunk order), for quick runs.
-    #[arg(long, value_parser = at_least_one())]
+    #[arg(long, value_parser = at_least_one::<usize>())]
     pub max_positions: Option<usize>,
     /// Skip positions before this game ply.
     #[arg(long, default_value_t = Filter::default().min_ply)]
@@ -155,7 +155,7 @@ pub const K: FloatRange = FloatRange::above(0.0, 100_000.0);
 /// 1024 of them, 4 bytes a parameter: at the ceiling 256 buffers, about 206 MB at 256 neurons and
 /// 823 MB at 1024 (computed from the sizes). Unbounded, `--batch 1000000000` aborted allocating
 /// 68 GB and `--batch 4611686018427387904` panicked (`capacity overflow`).
-pub const BATCH: CountRange = CountRange::from_to(1, 1 << 18);
+pub const BATCH: IntRange = IntRange::from_to(1, 1 << 18);
 
 /// The built-in net's batch: the default of `--batch`.
 pub const DEFAULT_BATCH: usize = 16384;
@@ -208,21 +208,23 @@ impl Args {
 
 /// `cutoff train`: progress and per-epoch lines on stderr, a summary line on stdout.
 pub fn run(args: Args) -> ExitCode {
-    let done = checked_threads(args.threads)
+    // The flags and paths first (exit 2), then the work (exit 1).
+    let checked = checked_threads(args.threads)
         .map_err(|e| format!("--threads: {e}"))
-        .and_then(|threads| {
-            worker_pool(threads, "train").ok_or_else(|| "cannot start any worker thread".into())
-        })
+        .and_then(|threads| check(&args).map(|()| threads));
+    let threads = match checked {
+        Ok(threads) => threads,
+        Err(e) => return usage(e).exit(),
+    };
+    let done = worker_pool(threads, "train")
+        .ok_or_else(|| "cannot start any worker thread".to_string())
         .and_then(|pool| pool.install(|| train(&args)));
     match done {
         Ok(summary) => {
             println!("{summary}");
             ExitCode::SUCCESS
         }
-        Err(e) => {
-            eprintln!("train: {e}");
-            ExitCode::FAILURE
-        }
+        Err(e) => Failure::Run(e).exit(),
     }
 }
 
@@ -564,8 +566,8 @@ fn train_config(args: &Args, k: f64) -> TrainConfig {
     }
 }
 
+/// The training itself, after [`check`] has passed.
 fn train(args: &Args) -> Result<String, String> {
-    check(args)?;
     let resumed = resume_point(args)?;
     let loaded = load(args)?;
     check_batch(args, &loaded)?;

@@ -110,7 +110,7 @@ pub fn run(args: Args) -> ExitCode {
             Ok(()) => eprintln!("tree: wrote {}", path.display()),
             Err(e) => {
                 eprintln!("error: cannot write {e}");
-                return ExitCode::from(2);
+                return ExitCode::FAILURE;
             }
         }
     }

@@ -5,7 +5,7 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 use std::time::{Duration, Instant};
 
-use super::{at_least_one, FloatRange, LAMBDA};
+use super::{at_least_one, threads, usage, Failure, FloatRange, LAMBDA};
 use crate::tune::features::Dataset;
 use crate::tune::{error, fit_k, train, weights_file, TrainConfig, DEFAULT_L2};
 use crate::util::{checked_threads, worker_pool};
@@ -26,35 +26,33 @@ pub struct Args {
     #[arg(long, default_value_t = 1.0, value_parser = LAMBDA.parser())]
     pub lambda: f64,
     /// Full passes over the data (one Adam step each).
-    #[arg(long, default_value_t = 1000, value_parser = at_least_one())]
+    #[arg(long, default_value_t = 1000, value_parser = at_least_one::<usize>())]
     pub epochs: usize,
-    /// Adam step size, in centipawns: above 0 and at most 1000 (`LEARNING_RATE`).
+    /// Adam step size, in centipawns: above 0 and at most 1000.
     #[arg(long, default_value_t = 1.0, value_parser = LEARNING_RATE.parser())]
     pub lr: f64,
-    /// Penalty per squared centipawn of distance from the starting weights (see `TrainConfig`):
-    /// 0 to 1 (`L2`).
+    /// Penalty per squared centipawn of distance from the starting weights: 0 to 1.
     #[arg(long, default_value_t = DEFAULT_L2, value_parser = L2.parser())]
     pub l2: f64,
     /// Share of the data held out to measure overfitting; the weights of the epoch with the
     /// lowest held-out error are written. 0 trains on everything and writes the last epoch; at
-    /// most 0.5 (`VALIDATION`: one block in two).
+    /// most 0.5 (one block in two).
     #[arg(long, default_value_t = 0.1, value_parser = VALIDATION.parser())]
     pub validation: f64,
-    /// Stop earlier when this many seconds have passed: above 0 and at most 31536000, a year
-    /// (`TIME_LIMIT`).
+    /// Stop earlier when this many seconds have passed: above 0 and at most 31536000, a year.
     #[arg(long, value_name = "SECONDS", value_parser = time_limit)]
     pub time_limit: Option<Duration>,
-    /// Use this scaling constant instead of fitting one: above 0 and at most 100 (`K`).
+    /// Use this scaling constant instead of fitting one: above 0 and at most 100.
     #[arg(long, value_parser = K.parser())]
     pub k: Option<f64>,
     /// Where to write the weights (Rust source); checked before the data is loaded.
     #[arg(long, default_value = "src/eval/classical/weights.rs")]
     pub out: PathBuf,
     /// Threads for loading and for the gradient (default: all cores).
-    #[arg(long, value_parser = at_least_one())]
+    #[arg(long, value_parser = threads::<usize>())]
     pub threads: Option<usize>,
     /// Print the error every this many epochs (and at the first and last).
-    #[arg(long, default_value_t = 1, value_parser = at_least_one())]
+    #[arg(long, default_value_t = 1, value_parser = at_least_one::<usize>())]
     pub report_every: usize,
 }
 
@@ -106,21 +104,28 @@ fn command_line() -> String {
 
 /// `cutoff tune`: progress on stderr, a summary line on stdout.
 pub fn run(args: Args) -> ExitCode {
-    let done = checked_threads(args.threads)
+    // The flags and the output path first (exit 2), then the work (exit 1): a path that cannot
+    // take the weights fails before the data and the epochs.
+    let checked = checked_threads(args.threads)
         .map_err(|e| format!("--threads: {e}"))
         .and_then(|threads| {
-            worker_pool(threads, "tune").ok_or_else(|| "cannot start any worker thread".into())
-        })
+            crate::files::check_output(&args.out)
+                .map(|()| threads)
+                .map_err(|e| format!("--out {e}"))
+        });
+    let threads = match checked {
+        Ok(threads) => threads,
+        Err(e) => return usage(e).exit(),
+    };
+    let done = worker_pool(threads, "tune")
+        .ok_or_else(|| "cannot start any worker thread".to_string())
         .and_then(|pool| pool.install(|| tune(&args)));
     match done {
         Ok(summary) => {
             println!("{summary}");
             ExitCode::SUCCESS
         }
-        Err(e) => {
-            eprintln!("tune: {e}");
-            ExitCode::FAILURE
-        }
+        Err(e) => Failure::Run(e).exit(),
     }
 }
 
@@ -152,8 +157,6 @@ fn load(args: &Args) -> Result<(Dataset, Option<Dataset>), String> {
 }
 
 fn tune(args: &Args) -> Result<String, String> {
-    // Before the data and the epochs: a path that cannot take the weights fails now.
-    crate::files::check_output(&args.out).map_err(|e| format!("--out {e}"))?;
     let (mut data, validation) = load(args)?;
     let mut params = weights_file::to_params(&weights_file::current());
     // K is fitted against the game results, before any blending.
