@@ -323,3 +323,86 @@ fn every_mode_returns_the_minimax_value_at_depth_5() {
         }
     }
 }
+
+/// Stalemate (Black's king on h8, boxed in by the queen and king) and checkmate: a root without
+/// a move is said to be what it is, never a table of "-1 leaves with b=0 root moves".
+#[test]
+fn a_root_without_moves_is_reported_as_mate_or_stalemate_without_negative_counts() {
+    for (fen, says) in [
+        ("7k/5Q2/6K1/8/8/8/8/8 b - - 0 1", "black is stalemated"),
+        ("7k/6Q1/6K1/8/8/8/8/8 b - - 0 1", "black is checkmated"),
+    ] {
+        let out = Command::new(env!("CARGO_BIN_EXE_cutoff"))
+            .args(["compare", "--depth", "2", "--fen", fen])
+            .output()
+            .unwrap();
+        let stdout = String::from_utf8(out.stdout).unwrap();
+        assert!(out.status.success(), "{stdout}");
+        assert!(stdout.contains(says), "{fen}: {stdout}");
+        assert!(!stdout.contains("-1"), "{fen}: {stdout}");
+        assert!(
+            !stdout.contains("depth: 2"),
+            "{fen}: a table of nothing: {stdout}"
+        );
+    }
+}
+
+/// Minimax visits every node of the legal move tree, so its cost at a depth is the perft counts
+/// summed: counted exactly while cheap, extrapolated beyond by the last plies' branching. The
+/// start position's depth 6 (124 132 537 nodes, docs/alphabeta.md) and Kiwipete's depth 5
+/// (the perft counts 1, 48, 2 039, 97 862, 4 085 603 and 193 690 690) come out within a
+/// factor 1.5.
+#[test]
+fn the_cost_model_counts_minimax_exactly_where_cheap_and_close_beyond() {
+    use cutoff::reference::cost::CostModel;
+    let start = CostModel::new(&pos(STARTPOS), 6);
+    assert_eq!(start.minimax_nodes(4), 206_604.0);
+    assert!(start.is_exact(4));
+    let six = start.minimax_nodes(6);
+    assert!(!start.is_exact(6));
+    assert!(
+        (124_132_537.0 / 1.5..124_132_537.0 * 1.5).contains(&six),
+        "{six}"
+    );
+    let kiwipete = CostModel::new(&pos(KIWIPETE), 5);
+    let real = 1.0 + 48.0 + 2_039.0 + 97_862.0 + 4_085_603.0 + 193_690_690.0;
+    let five = kiwipete.minimax_nodes(5);
+    assert!((real / 1.5..real * 1.5).contains(&five), "{five}");
+    // A tree that ends (every line mated) is counted to its end, however deep.
+    let mated = CostModel::new(&pos("7k/6Q1/6K1/8/8/8/8/8 b - - 0 1"), 12);
+    assert_eq!(mated.minimax_nodes(12), 1.0);
+}
+
+/// Before a long run, `compare` says on stderr what each depth will cost (positions and time),
+/// and stdout holds only the report: perft position 3 to depth 5 visits 720 880 positions,
+/// which the estimate counts exactly and the table then shows.
+#[test]
+fn compare_estimates_what_a_depth_costs_before_it_starts_on_stderr_only() {
+    let fen = "8/2p5/3p4/KP5r/1R3p1k/8/4P1P1/8 w - - 0 1";
+    let out = Command::new(env!("CARGO_BIN_EXE_cutoff"))
+        .args(["compare", "--depth", "5", "--fen", fen])
+        .output()
+        .unwrap();
+    let stdout = String::from_utf8(out.stdout).unwrap();
+    let stderr = String::from_utf8(out.stderr).unwrap();
+    assert!(out.status.success(), "{stdout}{stderr}");
+    let estimate = stderr
+        .lines()
+        .position(|l| l.contains("estimate") && l.contains("depth 5: 720,880 positions"))
+        .unwrap_or_else(|| panic!("no estimate for depth 5: {stderr}"));
+    let first_search = stderr
+        .lines()
+        .position(|l| l.starts_with("compare: depth 5 minimax"))
+        .unwrap_or_else(|| panic!("no search line: {stderr}"));
+    assert!(estimate < first_search, "{stderr}");
+    assert!(
+        stdout
+            .lines()
+            .any(|l| l.starts_with("minimax") && l.contains(" 720880 ")),
+        "{stdout}"
+    );
+    assert!(
+        !stdout.contains("estimate") && !stdout.contains("compare:"),
+        "{stdout}"
+    );
+}

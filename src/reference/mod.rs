@@ -15,6 +15,7 @@
 //! - [`tree`], [`compare`]: what the two subcommands ([`crate::cli::tree`],
 //!   [`crate::cli::compare`]) run and print; [`svg`]: the nodes-per-depth plot. Their web pages
 //!   (`--html`) are drawn in [`crate::pages`] from this data, never the other way round.
+//!   [`cost`]: what a `compare` depth will cost, from perft counts, said before it starts.
 //!
 //! This code is for teaching and testing, not speed: it allocates a move list per node and
 //! clones positions (copy-make).
@@ -22,6 +23,7 @@
 pub mod bracket;
 pub mod chess;
 pub mod compare;
+pub mod cost;
 pub mod minimax;
 pub mod svg;
 pub mod tree;
