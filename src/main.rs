@@ -1,12 +1,24 @@
 use std::process::ExitCode;
+use std::sync::LazyLock;
 
 use clap::{Parser, Subcommand};
 use cutoff::cli::{bench, compare, datagen, epd, explain, perft, syzygy, train, tree, tune};
 use cutoff::uci;
 
+/// `cutoff --version`: the package's version, the commit built (`CUTOFF_COMMIT`, from build.rs)
+/// and the build's bench signature, so that a bug report or a match log names the build.
+static VERSION: LazyLock<String> = LazyLock::new(|| {
+    format!(
+        "{} ({}, Bench: {})",
+        env!("CARGO_PKG_VERSION"),
+        env!("CUTOFF_COMMIT"),
+        cutoff::bench::SIGNATURE
+    )
+});
+
 /// Cutoff: a UCI chess engine. With no subcommand it speaks UCI on stdin/stdout.
 #[derive(Parser, Debug)]
-#[command(name = "cutoff", version, about, long_about = None)]
+#[command(name = "cutoff", version = VERSION.as_str(), about, long_about = None)]
 struct Cli {
     #[command(subcommand)]
     command: Option<Command>,

@@ -80,3 +80,23 @@ fn bench_output_ends_with_nodes_and_nps_as_openbench_reads_them() {
         POSITIONS.len()
     );
 }
+
+/// `cutoff --version` names the bench of its build from `cutoff::bench::SIGNATURE`: it must be
+/// what `cutoff bench` prints, or the version would name another build. A change of the search
+/// or the evaluation that moves the bench fails here until the constant (and README's
+/// Measured section, `tests/readme.rs`) follows.
+#[test]
+fn the_bench_signature_constant_is_what_cutoff_bench_prints() {
+    let out = Command::new(env!("CARGO_BIN_EXE_cutoff"))
+        .arg("bench")
+        .output()
+        .unwrap();
+    assert!(out.status.success());
+    let stdout = String::from_utf8(out.stdout).unwrap();
+    let last = stdout.lines().last().unwrap();
+    assert!(
+        last.starts_with(&format!("Bench: {} nodes ", cutoff::bench::SIGNATURE)),
+        "cutoff bench printed {last:?}, the constant says {}",
+        cutoff::bench::SIGNATURE
+    );
+}

@@ -334,3 +334,41 @@ fn uci_commands_typed_as_subcommands_say_where_they_belong() {
     assert_eq!(r.code, Some(2));
     assert!(r.stderr.contains("unrecognized subcommand"), "{}", r.stderr);
 }
+
+/// `cutoff --version` (and `-V`) names the commit the binary was built from and its bench, as
+/// `cutoff 0.1.0 (a2d6624, Bench: 1484865)`: a bug report or a match log then says which build
+/// it was. Where git can say it (CI runs on a clone), the commit is the checkout's HEAD; a
+/// build from a tarball says `unknown`.
+#[test]
+fn version_names_the_commit_and_the_bench_of_the_build() {
+    for flag in ["--version", "-V"] {
+        let r = run(&[flag]);
+        assert_eq!(r.code, Some(0), "{}", r.stderr);
+        let line = r.stdout.trim();
+        let prefix = format!("cutoff {} (", env!("CARGO_PKG_VERSION"));
+        let suffix = format!(", Bench: {})", cutoff::bench::SIGNATURE);
+        assert!(
+            line.starts_with(&prefix) && line.ends_with(&suffix),
+            "{line}"
+        );
+        let commit = &line[prefix.len()..line.len() - suffix.len()];
+        let head = Command::new("git")
+            .args(["rev-parse", "--short", "HEAD"])
+            .current_dir(env!("CARGO_MANIFEST_DIR"))
+            .output()
+            .ok()
+            .filter(|o| o.status.success())
+            .map(|o| String::from_utf8_lossy(&o.stdout).trim().to_string());
+        match head {
+            Some(head) => assert_eq!(commit, head, "{line}"),
+            None => {
+                assert!(commit == "unknown" || commit.chars().all(|c| c.is_ascii_hexdigit()));
+                common::skip(
+                    "version_names_the_commit_and_the_bench_of_the_build",
+                    cutoff::testing::Need::Machine,
+                    "no git here: the commit is not compared with HEAD",
+                );
+            }
+        }
+    }
+}
