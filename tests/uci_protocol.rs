@@ -1189,3 +1189,37 @@ fn ucinewgame_is_accepted_before_and_during_a_search() {
     let r = e.go("go depth 3", SEARCH_TIMEOUT);
     check_search(&pos_from_fen(KIWIPETE), &r, CastlingMode::Standard);
 }
+
+/// Arena, Cute Chess and other GUIs send `setoption name UCI_AnalyseMode value true` when they
+/// analyse: it is advertised as a check option and accepted without an error, and it changes
+/// nothing in the search (README says so): the same `go depth 7` from a cleared table visits
+/// the same nodes and plays the same move with it on or off.
+#[test]
+fn uci_analyse_mode_is_accepted_and_changes_nothing_in_the_search() {
+    let (_, options) = advertised_options();
+    let analyse = find(&options, "UCI_AnalyseMode");
+    assert_eq!(analyse.kind, "check", "{analyse:?}");
+    assert_eq!(analyse.default.as_deref(), Some("false"), "{analyse:?}");
+    let mut e = Engine::started();
+    let mut searched = Vec::new();
+    for value in ["true", "false", "TRUE"] {
+        e.send(&format!("setoption name UCI_AnalyseMode value {value}"));
+        let lines = e.sync();
+        assert!(
+            !lines.iter().any(|l| is_error_report(l)),
+            "setoption UCI_AnalyseMode {value}: {lines:?}"
+        );
+        e.send("ucinewgame");
+        e.send(&format!("position fen {KIWIPETE}"));
+        let r = e.go("go depth 7", SEARCH_TIMEOUT);
+        searched.push((r.bestmove.clone(), r.last_main_info().nodes));
+    }
+    assert_eq!(searched[0], searched[1], "{searched:?}");
+    assert_eq!(searched[1], searched[2], "{searched:?}");
+    e.send("setoption name UCI_AnalyseMode value maybe");
+    let lines = e.sync();
+    assert!(
+        lines.iter().any(|l| is_error_report(l)),
+        "a check option takes true or false: {lines:?}"
+    );
+}

@@ -41,6 +41,10 @@ pub struct Options {
     /// `UCI_LimitStrength` and `UCI_Elo`: the level the next searches play at when limited.
     pub limit_strength: bool,
     pub elo: i32,
+    /// `UCI_AnalyseMode`, which GUIs (Arena, Cute Chess) send when they analyse rather than
+    /// play: kept, and read by nothing. The search plays the same either way: it has no
+    /// contempt or other play-only setting that analysis would want off.
+    pub analyse_mode: bool,
 }
 
 impl Default for Options {
@@ -55,6 +59,7 @@ impl Default for Options {
             show_wdl: false,
             limit_strength: false,
             elo: ELO_MAX,
+            analyse_mode: false,
         }
     }
 }
@@ -221,6 +226,11 @@ pub const OPTIONS: &[Declared] = &[
         name: "UCI_ShowWDL",
         kind: Kind::Check { default: false },
         apply: Apply::Store(|o, v| o.show_wdl = v.bool()),
+    },
+    Declared {
+        name: "UCI_AnalyseMode",
+        kind: Kind::Check { default: false },
+        apply: Apply::Store(|o, v| o.analyse_mode = v.bool()),
     },
     Declared {
         name: "Evaluation",
