@@ -87,6 +87,19 @@ impl FromStr for Depths {
     }
 }
 
+/// The pages' paths, checked before the searches, which can take minutes: each one writable,
+/// and not both one file (the page would replace the plot without a word).
+fn check_outputs(args: &Args) -> Result<(), String> {
+    let outputs: Vec<(&str, &std::path::Path)> = [("--svg", &args.svg), ("--html", &args.html)]
+        .into_iter()
+        .filter_map(|(flag, path)| Some((flag, path.as_deref()?)))
+        .collect();
+    for (flag, path) in &outputs {
+        crate::files::check_output(path).map_err(|e| format!("{flag} {e}"))?;
+    }
+    crate::files::check_distinct_outputs(&outputs)
+}
+
 /// `cutoff compare`: exits with failure when a mode's value differs from minimax's.
 pub fn run(args: Args) -> ExitCode {
     let pos = match &args.fen {
@@ -99,19 +112,7 @@ pub fn run(args: Args) -> ExitCode {
         },
         None => Chess::default(),
     };
-    // The pages' paths before the searches, which can take minutes: each one writable, and
-    // not both one file (the page would replace the plot without a word).
-    let outputs: Vec<(&str, &std::path::Path)> = [("--svg", &args.svg), ("--html", &args.html)]
-        .into_iter()
-        .filter_map(|(flag, path)| Some((flag, path.as_deref()?)))
-        .collect();
-    for (flag, path) in &outputs {
-        if let Err(e) = crate::files::check_output(path) {
-            eprintln!("error: {flag} {e}");
-            return ExitCode::from(2);
-        }
-    }
-    if let Err(e) = crate::files::check_distinct_outputs(&outputs) {
+    if let Err(e) = check_outputs(&args) {
         eprintln!("error: {e}");
         return ExitCode::from(2);
     }

@@ -306,9 +306,17 @@ mod tests {
         // train --batch: a ceiling of what memory holds, and far past usize still "out of range".
         let batch = IntRange::from_to(1, 262_144);
         assert_eq!(batch.parse::<usize>("262144"), Ok(262_144));
-        for bad in ["262145", "1000000000", "4611686018427387904", "99999999999999999999"] {
+        for bad in [
+            "262145",
+            "1000000000",
+            "4611686018427387904",
+            "99999999999999999999",
+        ] {
             let e = batch.parse::<usize>(bad).unwrap_err();
-            assert!(e.starts_with("out of range: it takes a whole number from 1 to 262144"), "{e}");
+            assert!(
+                e.starts_with("out of range: it takes a whole number from 1 to 262144"),
+                "{e}"
+            );
         }
     }
 
