@@ -1897,3 +1897,89 @@ fn datagen_refuses_a_book_of_finished_positions_and_leaves_no_manifest_line() {
         "a MANIFEST line was written"
     );
 }
+
+/// A MANIFEST beside a chunk that is a named pipe, a folder, `/dev/zero`, lines that are not
+/// manifest lines or bytes that are not text was read as "no manifest line" (exit 0), and the
+/// chunk's positions were counted as the classical evaluation's: `--stats` names the manifest
+/// and the reason (the line, for garbage), counts the chunk's evaluation as unknown, exits
+/// non-zero, never waits on the pipe nor reads the device; a run or a conversion into that
+/// folder is refused with the same words and creates nothing.
+#[cfg(unix)]
+#[test]
+fn a_manifest_that_is_not_a_manifest_file_is_named_by_stats_and_runs_and_never_read_as_none() {
+    let header = "# file\tbuild\tseed\tgame indices\tgames\tpositions\tsha256\tstate\tcommand\n";
+    let garbage = format!("{header}garbage line\n");
+    let torn_garbage = "garbage without a newline".to_string();
+    type Make = Box<dyn Fn(&Path)>;
+    let cases: Vec<(&str, Make, &str)> = vec![
+        ("fifo", Box::new(mkfifo), "a named pipe, not a regular file"),
+        (
+            "folder",
+            Box::new(|p| std::fs::create_dir(p).unwrap()),
+            "a directory, not a regular file",
+        ),
+        (
+            "zero",
+            Box::new(|p| std::os::unix::fs::symlink("/dev/zero", p).unwrap()),
+            "a character device, not a regular file",
+        ),
+        (
+            "garbage",
+            Box::new(move |p| std::fs::write(p, &garbage).unwrap()),
+            "line 2: 1 tab-separated fields, not the 9",
+        ),
+        (
+            "torn-garbage",
+            Box::new(move |p| std::fs::write(p, &torn_garbage).unwrap()),
+            "line 1: not the header",
+        ),
+        (
+            "binary",
+            Box::new(|p| std::fs::write(p, binary_junk(3000)).unwrap()),
+            "not text (UTF-8)",
+        ),
+    ];
+    let bin = sample_bin();
+    let mut failures = Vec::new();
+    for (name, make, reason) in &cases {
+        let dir = TempDir::new(&format!("manifest-{name}"));
+        std::fs::copy(sample_chunk(), dir.0.join("c.vf")).unwrap();
+        make(&dir.0.join("MANIFEST"));
+        let runs: [&[&str]; 3] = [
+            &["datagen", "--stats", "c.vf"],
+            &[
+                "datagen", "--out", "new.vf", "--games", "1", "--nodes", "100",
+            ],
+            &["datagen", "--convert", path_str(&bin), "--out", "conv.vf"],
+        ];
+        for args in runs {
+            let what = format!("{name}: cutoff {}", args.join(" "));
+            let Some(r) = run_in_for(&dir.0, args, Duration::from_secs(30)) else {
+                failures.push(format!("{what}: still running after 30 s"));
+                continue;
+            };
+            let counted_as_classical = r.stdout.contains("by the classical evaluation: 1927");
+            let unknown = "unknown (a MANIFEST that cannot be read): 1927";
+            let stats = args[1] == "--stats";
+            if r.status.success()
+                || (stats && !r.stdout.contains(unknown))
+                || !(r.stderr.contains("MANIFEST: ") && r.stderr.contains(reason))
+                || r.stdout.contains("no manifest line")
+                || counted_as_classical
+            {
+                failures.push(format!(
+                    "{what}: {:?}\nstdout: {}\nstderr: {}",
+                    r.status,
+                    r.stdout.trim(),
+                    r.stderr.trim()
+                ));
+            }
+        }
+        for made in ["new.vf", "conv.vf"] {
+            if dir.0.join(made).exists() {
+                failures.push(format!("{name}: {made} left behind"));
+            }
+        }
+    }
+    assert!(failures.is_empty(), "{}", failures.join("\n\n"));
+}

@@ -101,7 +101,7 @@ fn the_converter_turns_a_forty_byte_file_into_the_committed_sample() {
         text(&output.stdout)
     );
     assert_eq!(std::fs::read(&out).unwrap(), SAMPLE_VF);
-    let line = manifest::last_entry(&out).unwrap();
+    let line = manifest::last_entry(&out).unwrap().unwrap();
     assert_eq!((line.games, line.positions), (20, 1927));
     assert_eq!(line.state, "converted");
     // Refuses to overwrite.
@@ -397,7 +397,7 @@ fn sigterm_and_sigint_finish_the_games_in_flight_claim_none_and_seal_the_chunk()
             "{name}: {before} games when the signal came, {} after",
             games.len()
         );
-        let line = manifest::last_entry(&out).expect("a manifest line");
+        let line = manifest::last_entry(&out).unwrap().expect("a manifest line");
         assert_eq!(
             (line.state.as_str(), line.games, line.next_game),
             ("done", games.len() as u64, games.len() as u64),
@@ -434,7 +434,7 @@ fn a_second_signal_ends_the_run_at_once_and_leaves_the_chunk_as_a_kill_does() {
         "{before} before, {} after",
         games.len()
     );
-    let line = manifest::last_entry(&out).expect("a checkpoint line");
+    let line = manifest::last_entry(&out).unwrap().expect("a checkpoint line");
     assert_eq!(line.state, "running", "not sealed");
     assert!(line.next_game >= games.len() as u64);
     let _ = std::fs::remove_dir_all(&dir);
@@ -450,7 +450,7 @@ fn a_run_killed_with_sigkill_keeps_whole_games_and_append_goes_on_after_it() {
     child.wait().unwrap();
     let games = whole_games(&out);
     assert!(games.len() >= 3);
-    let line = manifest::last_entry(&out).expect("a checkpoint line");
+    let line = manifest::last_entry(&out).unwrap().expect("a checkpoint line");
     assert_eq!(line.state, "running");
     assert_eq!(
         line.next_game, 256,
@@ -476,7 +476,7 @@ fn a_run_killed_with_sigkill_keeps_whole_games_and_append_goes_on_after_it() {
     let after = whole_games(&out);
     assert_eq!(after.len(), games.len() + 1);
     assert!(!games.contains(after.last().unwrap()));
-    let done = manifest::last_entry(&out).unwrap();
+    let done = manifest::last_entry(&out).unwrap().unwrap();
     assert_eq!(
         (done.state.as_str(), done.next_game, done.games),
         ("done", 257, after.len() as u64)
@@ -501,7 +501,7 @@ fn append_refuses_to_mix_the_net_and_the_classical_evaluation_in_one_chunk() {
     };
     let first = play(&out, &["--eval", "classical"]);
     assert!(first.status.success(), "{first:?}");
-    let classical = manifest::last_entry(&out).unwrap().build;
+    let classical = manifest::last_entry(&out).unwrap().unwrap().build;
     let bytes = std::fs::read(&out).unwrap();
 
     let refused = play(&out, &["--append"]);
@@ -516,11 +516,11 @@ fn append_refuses_to_mix_the_net_and_the_classical_evaluation_in_one_chunk() {
     let appended = play(&out, &["--append", "--eval", "classical"]);
     assert!(appended.status.success(), "{appended:?}");
     assert_eq!(whole_games(&out).len(), 2);
-    assert_eq!(manifest::last_entry(&out).unwrap().build, classical);
+    assert_eq!(manifest::last_entry(&out).unwrap().unwrap().build, classical);
 
     let output = play(&net, &[]);
     assert!(output.status.success(), "{output:?}");
-    assert_ne!(manifest::last_entry(&net).unwrap().build, classical);
+    assert_ne!(manifest::last_entry(&net).unwrap().unwrap().build, classical);
     let _ = std::fs::remove_dir_all(&dir);
 }
 
@@ -672,7 +672,7 @@ fn the_manifest_records_cutoff_and_its_arguments_not_the_binary_path() {
         out.to_str().unwrap(),
     ]);
     assert!(output.status.success(), "{output:?}");
-    let command = manifest::last_entry(&out).unwrap().command;
+    let command = manifest::last_entry(&out).unwrap().unwrap().command;
     assert_eq!(
         command,
         format!(
@@ -796,7 +796,7 @@ fn a_run_names_its_evaluation_in_the_manifest_command() {
         }
         let output = cutoff(&args);
         assert!(output.status.success(), "{output:?}");
-        let command = manifest::last_entry(&out).unwrap().command;
+        let command = manifest::last_entry(&out).unwrap().unwrap().command;
         assert_eq!(command.matches("--eval").count(), 1, "{command}");
         assert!(command.contains(want), "{command}");
     }

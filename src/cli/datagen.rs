@@ -173,12 +173,13 @@ fn stats(paths: &[PathBuf]) -> Result<String, String> {
     for p in &problems {
         eprintln!("datagen: {p}");
     }
-    let mut differing = 0;
+    let (mut differing, mut unreadable) = (0, 0);
     let stats = inspect::stats(&chunks, |path, chunk| {
         differing += u64::from(matches!(
             chunk.manifest,
             Some(ManifestCheck::Differs { .. })
         ));
+        unreadable += u64::from(chunk.series.0 == Searched::Unknown);
         print_chunk(path, chunk);
     });
     for ((searched, build), series) in &stats.by_series {
@@ -192,10 +193,16 @@ fn stats(paths: &[PathBuf]) -> Result<String, String> {
             c.passed
         );
     }
+    let unknown = stats.searched_by(Searched::Unknown);
     println!(
-        "searched by a net: {} positions; by the classical evaluation: {}",
+        "searched by a net: {} positions; by the classical evaluation: {}{}",
         stats.searched_by(Searched::Net),
-        stats.searched_by(Searched::Classical)
+        stats.searched_by(Searched::Classical),
+        if unknown > 0 {
+            format!("; unknown (a MANIFEST that cannot be read): {unknown}")
+        } else {
+            String::new()
+        }
     );
     let total = &stats.total;
     println!(
@@ -211,6 +218,11 @@ fn stats(paths: &[PathBuf]) -> Result<String, String> {
     if differing > 0 {
         errors.push(format!(
             "{differing} chunk(s) differ from their manifest's last line"
+        ));
+    }
+    if unreadable > 0 {
+        errors.push(format!(
+            "{unreadable} chunk(s) beside a MANIFEST that cannot be read"
         ));
     }
     if !errors.is_empty() {

@@ -158,6 +158,9 @@ pub enum ManifestCheck {
         state: String,
         games: u64,
     },
+    /// The manifest beside the chunk is not one that can be read (a pipe, a folder, a
+    /// device, lines that are not manifest lines): the chunk's line, if any, is unknown.
+    Unreadable,
 }
 
 impl fmt::Display for ManifestCheck {
@@ -174,6 +177,7 @@ impl fmt::Display for ManifestCheck {
                 f,
                 "DIFFERS from its manifest's last line ({state}, {games} games)"
             ),
+            ManifestCheck::Unreadable => write!(f, "its MANIFEST cannot be read (see above)"),
         }
     }
 }
@@ -188,26 +192,39 @@ pub struct ChunkStats {
     pub manifest: Option<ManifestCheck>,
     /// Whether a problem ended the reading before the file's end.
     pub read_up_to_a_problem: bool,
+    /// The series the chunk belongs to ([`series_of`]).
+    pub series: (Searched, String),
 }
 
-/// Replays every game of one chunk, counting what passes `filter`.
+/// Replays every game of one chunk, counting what passes `filter`. Its manifest is read once,
+/// for both the check and the series; one that cannot be read is a note naming it, and the
+/// chunk's series is unknown.
 fn chunk_stats(path: &Path, filter: &Filter) -> ChunkStats {
+    let line = manifest::last_entry(path);
+    let series = series_of(path, line.as_ref().ok());
+    let mut notes = Vec::new();
+    let line = line.unwrap_or_else(|e| {
+        notes.push(e);
+        None
+    });
+    let unreadable = series.0 == Searched::Unknown;
     let mut reader = match ChunkReader::open(path) {
         Ok(r) => r,
         Err(e) => {
+            notes.push(format!("{e}; skipped"));
             return ChunkStats {
                 counts: Counts {
                     failed: 1,
                     ..Counts::default()
                 },
-                notes: vec![format!("{e}; skipped")],
+                notes,
                 manifest: None,
                 read_up_to_a_problem: false,
-            }
+                series,
+            };
         }
     };
     let mut c = Counts::default();
-    let mut notes = Vec::new();
     let mut problem = false;
     for game in reader.by_ref() {
         match game {
@@ -245,7 +262,8 @@ fn chunk_stats(path: &Path, filter: &Filter) -> ChunkStats {
             reader.splits()
         ));
     }
-    let manifest = match (manifest::last_entry(path), reader.sha256_hex()) {
+    let manifest = match (line, reader.sha256_hex()) {
+        _ if unreadable => ManifestCheck::Unreadable,
         (None, _) => ManifestCheck::NoLine,
         (Some(_), None) => ManifestCheck::NotChecked,
         // The checksum and the counts: a line whose counts were changed under a right
@@ -268,18 +286,26 @@ fn chunk_stats(path: &Path, filter: &Filter) -> ChunkStats {
         notes,
         manifest: Some(manifest),
         read_up_to_a_problem: problem,
+        series,
     }
 }
 
-/// The series a chunk belongs to: the build that played it (its manifest's last line, else
-/// its file name's `selfplay-N-`, else "unknown build") and what searched its games.
-fn series_of(path: &Path) -> (Searched, String) {
-    match manifest::last_entry(path) {
-        Some(e) => (Searched::of(&e.build, &e.command), e.build),
-        None => match manifest::build_from_file_name(path) {
+/// The series a chunk belongs to: the build that played it (its manifest's last line `line`,
+/// else its file name's `selfplay-N-`, else "unknown build") and what searched its games. With
+/// its manifest unreadable (`line` is `None`) what searched is unknown: it is never guessed
+/// from the name, which would count a net's games as the classical evaluation's.
+fn series_of(path: &Path, line: Option<&Option<manifest::Entry>>) -> (Searched, String) {
+    let named = || manifest::build_from_file_name(path);
+    match line {
+        Some(Some(e)) => (Searched::of(&e.build, &e.command), e.build.clone()),
+        Some(None) => match named() {
             Some(build) => (Searched::of(&build, ""), build),
             None => (Searched::Classical, "unknown build".to_string()),
         },
+        None => (
+            Searched::Unknown,
+            named().unwrap_or_else(|| "unknown build".to_string()),
+        ),
     }
 }
 
@@ -317,7 +343,7 @@ pub fn stats(chunks: &[PathBuf], mut each: impl FnMut(&Path, &ChunkStats)) -> St
     for path in chunks {
         let chunk = chunk_stats(path, &filter);
         each(path, &chunk);
-        let series = stats.by_series.entry(series_of(path)).or_default();
+        let series = stats.by_series.entry(chunk.series.clone()).or_default();
         series.chunks += 1;
         series.counts.add(&chunk.counts);
         stats.total.add(&chunk.counts);
@@ -363,6 +389,9 @@ pub fn convert(
             input.display()
         ));
     }
+    // The input's line (its build, seed and game indices) before anything is written: a
+    // manifest that cannot be read is refused with nothing converted.
+    let source = manifest::last_entry(input)?;
     let first = match reader.next() {
         Some(Ok(game)) => game,
         Some(Err(e)) => return Err(format!("{e}; nothing converted")),
@@ -389,7 +418,6 @@ pub fn convert(
     if let Some(e) = &problem {
         notes.push(format!("{e}; the rest of the input is skipped"));
     }
-    let source = manifest::last_entry(input);
     let run = RunInfo {
         build: source
             .as_ref()

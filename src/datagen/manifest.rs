@@ -54,24 +54,29 @@ impl Entry {
         )
     }
 
-    /// Reads a line back; `None` for comments and lines that do not parse.
-    pub fn parse(line: &str) -> Option<Entry> {
-        if line.starts_with('#') {
-            return None;
-        }
+    /// Reads a line back (not a comment), or says which field is not what a run writes.
+    pub fn parse(line: &str) -> Result<Entry, String> {
         let f: Vec<&str> = line.trim_end_matches(['\n', '\r']).split('\t').collect();
-        if f.len() != 9 {
-            return None;
+        if f.len() != FIELDS.len() {
+            return Err(format!(
+                "{} tab-separated fields, not the {} of a manifest line",
+                f.len(),
+                FIELDS.len()
+            ));
         }
-        let (first, next) = f[3].split_once("..")?;
-        Some(Entry {
+        for (i, text) in f.iter().enumerate() {
+            check_field(i, text, false)?;
+        }
+        let number = |text: &str| text.parse::<u64>().expect("checked by check_field");
+        let (first, next) = f[3].split_once("..").expect("checked by check_field");
+        Ok(Entry {
             file: f[0].to_string(),
             build: f[1].to_string(),
-            seed: f[2].parse().ok()?,
-            first_game: first.parse().ok()?,
-            next_game: next.parse().ok()?,
-            games: f[4].parse().ok()?,
-            positions: f[5].parse().ok()?,
+            seed: number(f[2]),
+            first_game: number(first),
+            next_game: number(next),
+            games: number(f[4]),
+            positions: number(f[5]),
             sha256: f[6].to_string(),
             state: f[7].to_string(),
             command: f[8].to_string(),
@@ -79,11 +84,102 @@ impl Entry {
     }
 }
 
+/// The fields of a line, by the names the reasons for refusing one use.
+const FIELDS: [&str; 9] = [
+    "file name",
+    "build",
+    "seed",
+    "game indices",
+    "games",
+    "positions",
+    "sha256",
+    "state",
+    "command",
+];
+
+/// The states a run or a conversion writes.
+const STATES: [&str; 4] = ["running", "done", "failed", "converted"];
+
+/// Whether `text` is a number as a run writes one (digits, within `u64`); `partial`: or the
+/// start of one, which may be empty.
+fn is_number(text: &str, partial: bool) -> bool {
+    (partial || !text.is_empty())
+        && text.bytes().all(|b| b.is_ascii_digit())
+        && (text.len() < 20 || text.parse::<u64>().is_ok())
+}
+
+/// Checks field `i` of a line: whole, or (`partial`) as the start of one cut by a torn write.
+fn check_field(i: usize, text: &str, partial: bool) -> Result<(), String> {
+    let ok = match i {
+        0 | 1 => partial || !text.is_empty(),
+        2 | 4 | 5 => is_number(text, partial),
+        3 => match text.split_once("..") {
+            Some((first, next)) => {
+                is_number(first, false)
+                    && is_number(next, partial)
+                    && (partial || first.parse::<u64>().ok() <= next.parse::<u64>().ok())
+            }
+            None => partial && is_number(text.strip_suffix('.').unwrap_or(text), true),
+        },
+        6 => {
+            (text.len() == 64 || partial && text.len() < 64)
+                && text.bytes().all(|b| matches!(b, b'0'..=b'9' | b'a'..=b'f'))
+        }
+        7 => STATES
+            .iter()
+            .any(|s| *s == text || partial && s.starts_with(text)),
+        _ => true,
+    };
+    if ok {
+        return Ok(());
+    }
+    let wanted = match i {
+        0 | 1 => "a name",
+        2 | 4 | 5 => "a number",
+        3 => "FIRST..NEXT with FIRST at most NEXT",
+        6 => "64 hexadecimal digits",
+        _ => "running, done, failed or converted",
+    };
+    Err(format!(
+        "its {} {} is not {wanted}",
+        FIELDS[i],
+        quoted(text)
+    ))
+}
+
+/// `text` quoted for an error, escaped, and cut after 40 characters (a line of a binary file
+/// put in a manifest's place can be megabytes).
+fn quoted(text: &str) -> String {
+    match text.char_indices().nth(40) {
+        Some((end, _)) => format!("{:?}...", &text[..end]),
+        None => format!("{text:?}"),
+    }
+}
+
+/// Whether `line`, the last of a manifest and without its newline, is the start of a line as
+/// a write cut short leaves it (the fields so far as a run writes them); `Err` says why not.
+fn check_torn(line: &str) -> Result<(), String> {
+    let f: Vec<&str> = line.trim_end_matches('\r').split('\t').collect();
+    if f.len() > FIELDS.len() {
+        return Err(format!(
+            "{} tab-separated fields, more than the {} of a manifest line",
+            f.len(),
+            FIELDS.len()
+        ));
+    }
+    let last = f.len() - 1;
+    f.iter()
+        .enumerate()
+        .try_for_each(|(i, text)| check_field(i, text, i == last))
+}
+
 /// The evaluation whose searches played a series' games: what the net's data goal counts.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub enum Searched {
     Net,
     Classical,
+    /// Not known: the chunk's manifest cannot be read, so neither can what its line says.
+    Unknown,
 }
 
 impl Searched {
@@ -91,6 +187,7 @@ impl Searched {
         match self {
             Searched::Net => "net",
             Searched::Classical => "classical",
+            Searched::Unknown => "evaluation unknown",
         }
     }
 
@@ -163,10 +260,13 @@ pub fn manifest_path(chunk: &Path) -> PathBuf {
 }
 
 /// Checks that the manifest beside `chunk` can be appended to (nothing there yet, or a regular
-/// file: a folder, a pipe or a device is refused, naming the manifest), before a run or a
-/// conversion starts writing the chunk.
+/// file: a folder, a pipe or a device is refused, naming the manifest) and read back (lines as
+/// [`read`] takes them: a line added after garbage would describe its chunk to no reader),
+/// before a run or a conversion starts writing the chunk.
 pub fn check_writable(chunk: &Path) -> Result<(), String> {
-    crate::files::check_output(&manifest_path(chunk))
+    let path = manifest_path(chunk);
+    crate::files::check_output(&path)?;
+    read(&path).map(drop)
 }
 
 /// Appends `entry` to the manifest beside `chunk` in one write (a header first when the
@@ -190,18 +290,75 @@ pub fn append(chunk: &Path, entry: &Entry) -> Result<(), String> {
 /// growing memory.
 const MAX_MANIFEST_BYTES: u64 = 64 << 20;
 
-/// The last complete line for `chunk`'s name in its manifest, if it has one (and is a regular
-/// file of text, read through the one rule of [`crate::files`]). A link is described by the
-/// manifest beside its target, under the target's name ([`chunk_file`]).
-pub fn last_entry(chunk: &Path) -> Option<Entry> {
-    let name = chunk_name(chunk)?;
-    let bytes =
-        crate::files::read_bounded(&manifest_path(chunk), MAX_MANIFEST_BYTES, "a manifest").ok()?;
-    let text = String::from_utf8(bytes).ok()?;
-    text.split_inclusive('\n')
-        .filter(|l| l.ends_with('\n'))
-        .filter_map(Entry::parse)
-        .rfind(|e| e.file == name)
+/// Every line of the manifest at `path`, oldest first: none when there is no manifest (nothing
+/// at the path), else the lines of a regular file of text as [`append`] writes it, read through
+/// the one rule of [`crate::files`] (a pipe, a folder or a device is refused unread, never
+/// waited on nor read forever). A manifest that is anything else is refused, naming it and
+/// the line: its header first, then lines of the nine fields, comments, and at the end at most
+/// a line cut short by a torn write (ignored). A wrong line is never skipped, since the
+/// chunks it describes would then be read as chunks without a line (another build's, another
+/// evaluation's, game indices from zero).
+pub fn read(path: &Path) -> Result<Vec<Entry>, String> {
+    match std::fs::symlink_metadata(path) {
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(Vec::new()),
+        _ => {}
+    }
+    let bytes = crate::files::read_bounded(path, MAX_MANIFEST_BYTES, "a manifest")?;
+    let at_line = |n: usize, why: String| {
+        format!(
+            "{}: line {n}: {why}: not a manifest line as datagen writes them",
+            path.display()
+        )
+    };
+    let text = std::str::from_utf8(&bytes).map_err(|e| {
+        let n = 1 + bytes[..e.valid_up_to()]
+            .iter()
+            .filter(|&&b| b == b'\n')
+            .count();
+        at_line(n, "not text (UTF-8)".into())
+    })?;
+    let mut entries = Vec::new();
+    for (i, line) in text.split_inclusive('\n').enumerate() {
+        let n = i + 1;
+        let torn = !line.ends_with('\n');
+        let header = HEADER.trim_end_matches('\n');
+        let body = line.trim_end_matches(['\n', '\r']);
+        let read = if n == 1 {
+            let is_header = if torn {
+                header.starts_with(body)
+            } else {
+                body == header
+            };
+            is_header
+                .then_some(())
+                .ok_or_else(|| format!("not the header {}", quoted(header)))
+        } else if body.starts_with('#') {
+            Ok(())
+        } else if torn {
+            check_torn(line)
+        } else {
+            Entry::parse(line).map(|e| entries.push(e))
+        };
+        read.map_err(|why| at_line(n, why))?;
+    }
+    Ok(entries)
+}
+
+/// The lines the manifest beside `chunk` has for its name, oldest first ([`read`]; a link is
+/// described by the manifest beside its target, under the target's name: [`chunk_file`]).
+pub fn entries(chunk: &Path) -> Result<Vec<Entry>, String> {
+    let Some(name) = chunk_name(chunk) else {
+        return Ok(Vec::new());
+    };
+    let mut all = read(&manifest_path(chunk))?;
+    all.retain(|e| e.file == name);
+    Ok(all)
+}
+
+/// The last line for `chunk`'s name in its manifest, if it has one: what describes the chunk.
+/// An error for a manifest that cannot be read as one ([`read`]).
+pub fn last_entry(chunk: &Path) -> Result<Option<Entry>, String> {
+    Ok(entries(chunk)?.pop())
 }
 
 #[cfg(test)]
@@ -279,7 +436,9 @@ mod tests {
         append(&chunk, &line).unwrap();
         let link = links.join("a.vf");
         std::os::unix::fs::symlink(&chunk, &link).unwrap();
-        let read = last_entry(&link).expect("the link's line, read beside its target");
+        let read = last_entry(&link)
+            .unwrap()
+            .expect("the link's line, read beside its target");
         assert_eq!(read, line);
         assert_eq!(Searched::of(&read.build, &read.command), Searched::Net);
         // A run given the link writes where it reads: beside the target, under its name.
@@ -291,14 +450,14 @@ mod tests {
         };
         append(&link, &later).unwrap();
         assert!(!links.join(MANIFEST_NAME).exists());
-        assert_eq!(last_entry(&chunk), Some(later.clone()));
+        assert_eq!(last_entry(&chunk), Ok(Some(later.clone())));
         // A link under another name is described by its target's line.
         let renamed = links.join("renamed.vf");
         std::os::unix::fs::symlink(&chunk, &renamed).unwrap();
-        assert_eq!(last_entry(&renamed), Some(later));
+        assert_eq!(last_entry(&renamed), Ok(Some(later)));
         // A plain file with no line of its own stays without one.
         std::fs::write(links.join("b.vf"), b"").unwrap();
-        assert_eq!(last_entry(&links.join("b.vf")), None);
+        assert_eq!(last_entry(&links.join("b.vf")), Ok(None));
         std::fs::remove_dir_all(&dir).unwrap();
     }
 
@@ -317,13 +476,71 @@ mod tests {
             .open(dir.join(MANIFEST_NAME))
             .unwrap();
         f.write_all(b"a.vf\tBench: 1\t7\t0..999").unwrap();
-        let last = last_entry(&chunk).unwrap();
+        let last = last_entry(&chunk).unwrap().unwrap();
         assert_eq!(last.next_game, 512);
         assert_eq!(last.command, "cutoff datagen --out a.vf --seed 7");
         let text = std::fs::read_to_string(dir.join(MANIFEST_NAME)).unwrap();
         assert!(text.starts_with("# file\t"));
         assert_eq!(text.matches("# file").count(), 1);
-        assert_eq!(last_entry(&dir.join("c.vf")), None);
+        assert_eq!(last_entry(&dir.join("c.vf")), Ok(None));
+        let _ = std::fs::remove_dir_all(&dir);
+    }
+
+    /// Every line of a manifest is one a run wrote, or the manifest is refused naming the line:
+    /// a line skipped would leave its chunk read as one without a line.
+    #[test]
+    fn a_manifest_line_not_as_a_run_writes_it_is_refused_naming_the_line() {
+        let dir = crate::files::fresh_test_dir("manifest", "strict");
+        let path = dir.join(MANIFEST_NAME);
+        let good = entry("a.vf", 256).to_line();
+        let refused = |text: &str| {
+            std::fs::write(&path, text).unwrap();
+            read(&path).unwrap_err()
+        };
+        let cases = [
+            (
+                format!("{HEADER}{good}x\ty\n"),
+                "line 3: 2 tab-separated fields",
+            ),
+            (good.clone(), "line 1: not the header"),
+            (good.replace("\t7\t", "\tseven\t"), "line 1: not the header"),
+            (
+                format!("{HEADER}{}", good.replace("\t7\t", "\tseven\t")),
+                "line 2: its seed \"seven\" is not a number",
+            ),
+            (
+                format!("{HEADER}{}", good.replace("0..256", "9..3")),
+                "FIRST..NEXT with FIRST at most NEXT",
+            ),
+            (
+                format!("{HEADER}{}", good.replace("\tdone\t", "\tfinished\t")),
+                "its state \"finished\"",
+            ),
+            (
+                format!("{HEADER}{}", good.replace(&"ab".repeat(32), "ab")),
+                "its sha256 \"ab\" is not 64 hexadecimal digits",
+            ),
+            (
+                format!("{HEADER}{good}garbage\tat\tthe end"),
+                "line 3: its seed",
+            ),
+        ];
+        for (text, why) in cases {
+            let e = refused(&text);
+            assert!(
+                e.contains(why) && e.contains(&*path.to_string_lossy()),
+                "{why}: {e}"
+            );
+        }
+        // What a run writes reads back, with comments and a torn last line (a write cut
+        // short) ignored; an empty manifest and none at all have no line.
+        let torn = &good[..good.len() / 2];
+        std::fs::write(&path, format!("{HEADER}{good}# a note\n{good}{torn}")).unwrap();
+        assert_eq!(read(&path).unwrap().len(), 2);
+        std::fs::write(&path, "").unwrap();
+        assert_eq!(read(&path), Ok(Vec::new()));
+        std::fs::remove_file(&path).unwrap();
+        assert_eq!(read(&path), Ok(Vec::new()));
         let _ = std::fs::remove_dir_all(&dir);
     }
 }

@@ -61,9 +61,13 @@ fn whole_viri_games(bytes: &[u8]) -> Result<(u64, u64, u64), String> {
 
 /// What the existing bytes of a chunk hold for a run going on with them, and how many of them
 /// are whole games (or records) to keep.
-fn resume_of(path: &Path, format: Format, bytes: &[u8]) -> Result<(Resume, usize), String> {
+fn resume_of(
+    path: &Path,
+    format: Format,
+    bytes: &[u8],
+    last: Option<Entry>,
+) -> Result<(Resume, usize), String> {
     let shown = path.display();
-    let last = manifest::last_entry(path);
     let mut resume = Resume::default();
     let whole = match format {
         Format::Viri => {
@@ -116,11 +120,14 @@ impl ChunkWriter {
         if exists && !append {
             return Err(format!("{shown} exists; pass --append to add to it"));
         }
+        // The chunk's line read before the chunk is created: a manifest that cannot be read
+        // leaves nothing behind.
+        let last = manifest::last_entry(path)?;
         let (mut file, created) = crate::files::open_append(path, true, true)?;
         let mut bytes = Vec::new();
         file.read_to_end(&mut bytes)
             .map_err(|e| format!("cannot read {shown}: {e}"))?;
-        let (resume, whole) = resume_of(path, format, &bytes)?;
+        let (resume, whole) = resume_of(path, format, &bytes, last)?;
         if whole != bytes.len() {
             file.set_len(whole as u64)
                 .map_err(|e| format!("cannot truncate {shown}: {e}"))?;
@@ -372,7 +379,7 @@ mod tests {
         assert!(e.contains("other.vf: a symbolic link (to "), "{e}");
         assert_eq!(std::fs::read(&path).unwrap(), bytes);
         assert!(!links.join(manifest::MANIFEST_NAME).exists());
-        let last = manifest::last_entry(&path).unwrap();
+        let last = manifest::last_entry(&path).unwrap().unwrap();
         assert_eq!((last.file.as_str(), last.next_game), ("c.vf", 256));
         let (w, resume) = ChunkWriter::open(&path, Format::Viri, true).unwrap();
         assert_eq!(resume.next_game, 256);

@@ -103,7 +103,7 @@ pub struct Finished {
 /// `--append` goes on only with games of the same build and evaluation as those in the chunk:
 /// one chunk, one series.
 pub fn check_same_series(out: &Path, build: &str) -> Result<(), String> {
-    match manifest::last_entry(out) {
+    match manifest::last_entry(out)? {
         Some(last) if last.build != build => Err(format!(
             "{} holds games of {}, this run would play {} (`--eval classical` plays the \
              classical evaluation's games): start a new chunk",
@@ -364,7 +364,7 @@ mod tests {
             "{per_position} nodes a position"
         );
         assert!(done.tally.overruns <= done.tally.positions);
-        let last = manifest::last_entry(&path).unwrap();
+        let last = manifest::last_entry(&path).unwrap().unwrap();
         assert_eq!((last.state.as_str(), last.next_game), ("done", 3));
         assert_eq!(last.positions, done.in_file);
         let _ = std::fs::remove_dir_all(&dir);
