@@ -397,7 +397,9 @@ fn sigterm_and_sigint_finish_the_games_in_flight_claim_none_and_seal_the_chunk()
             "{name}: {before} games when the signal came, {} after",
             games.len()
         );
-        let line = manifest::last_entry(&out).unwrap().expect("a manifest line");
+        let line = manifest::last_entry(&out)
+            .unwrap()
+            .expect("a manifest line");
         assert_eq!(
             (line.state.as_str(), line.games, line.next_game),
             ("done", games.len() as u64, games.len() as u64),
@@ -434,7 +436,9 @@ fn a_second_signal_ends_the_run_at_once_and_leaves_the_chunk_as_a_kill_does() {
         "{before} before, {} after",
         games.len()
     );
-    let line = manifest::last_entry(&out).unwrap().expect("a checkpoint line");
+    let line = manifest::last_entry(&out)
+        .unwrap()
+        .expect("a checkpoint line");
     assert_eq!(line.state, "running", "not sealed");
     assert!(line.next_game >= games.len() as u64);
     let _ = std::fs::remove_dir_all(&dir);
@@ -450,7 +454,9 @@ fn a_run_killed_with_sigkill_keeps_whole_games_and_append_goes_on_after_it() {
     child.wait().unwrap();
     let games = whole_games(&out);
     assert!(games.len() >= 3);
-    let line = manifest::last_entry(&out).unwrap().expect("a checkpoint line");
+    let line = manifest::last_entry(&out)
+        .unwrap()
+        .expect("a checkpoint line");
     assert_eq!(line.state, "running");
     assert_eq!(
         line.next_game, 256,
@@ -516,11 +522,17 @@ fn append_refuses_to_mix_the_net_and_the_classical_evaluation_in_one_chunk() {
     let appended = play(&out, &["--append", "--eval", "classical"]);
     assert!(appended.status.success(), "{appended:?}");
     assert_eq!(whole_games(&out).len(), 2);
-    assert_eq!(manifest::last_entry(&out).unwrap().unwrap().build, classical);
+    assert_eq!(
+        manifest::last_entry(&out).unwrap().unwrap().build,
+        classical
+    );
 
     let output = play(&net, &[]);
     assert!(output.status.success(), "{output:?}");
-    assert_ne!(manifest::last_entry(&net).unwrap().unwrap().build, classical);
+    assert_ne!(
+        manifest::last_entry(&net).unwrap().unwrap().build,
+        classical
+    );
     let _ = std::fs::remove_dir_all(&dir);
 }
 
@@ -861,5 +873,107 @@ fn stats_fails_on_a_manifest_whose_counts_or_checksum_disagree_with_its_chunk() 
             text(&stats.stderr)
         );
     }
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// Starts a run into `out` whose first game takes far longer than the test (a million nodes a
+/// move), waits for the checkpoint line it writes at its first game, and ends it with
+/// `signals` (a SIGKILL, or SIGTERM then SIGINT: the second ends the run at once). The run
+/// dies with its game indices reserved and no game written: a run that failed at its start.
+#[cfg(target_os = "linux")]
+fn run_failing_at_its_start(out: &Path, append: bool, signals: &[libc::c_int]) {
+    let manifest = manifest::manifest_path(out);
+    let lines = || {
+        std::fs::read_to_string(&manifest)
+            .unwrap_or_default()
+            .lines()
+            .count()
+    };
+    let before = (lines(), std::fs::read(out).unwrap_or_default());
+    let mut command = Command::new(BIN);
+    command.args(["datagen", "--out", out.to_str().unwrap(), "--games", "5"]);
+    command.args(["--nodes", "1000000", "--seed", "3", "--threads", "1"]);
+    command.args(["--check-nodes", "150", "--eval", "classical"]);
+    if append {
+        command.arg("--append");
+    }
+    let mut child = command
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::null())
+        .spawn()
+        .unwrap();
+    let deadline = Instant::now() + Duration::from_secs(60);
+    while lines() <= before.0 {
+        assert!(Instant::now() < deadline, "no checkpoint line within 60 s");
+        assert!(
+            child.try_wait().unwrap().is_none(),
+            "the run ended by itself"
+        );
+        std::thread::sleep(Duration::from_millis(5));
+    }
+    for &signal in signals {
+        // SAFETY: `kill` is given the child's own process id and a valid signal number.
+        assert_eq!(unsafe { libc::kill(child.id() as libc::pid_t, signal) }, 0);
+    }
+    let status = wait_with_deadline(&mut child, "a run failing at its start");
+    assert!(!status.success(), "{status:?}");
+    let line = manifest::last_entry(out).unwrap().unwrap();
+    assert_eq!(line.state, "running", "the failed run's checkpoint");
+    assert_eq!(
+        std::fs::read(out).unwrap_or_default(),
+        before.1,
+        "the failed run added to the chunk"
+    );
+}
+
+/// A folder's failed runs do not change what a seed plays: runs that died at their start (a
+/// kill, two signals) left `running` lines reserving game indices, and a later run into that
+/// chunk (a new one, or `--append` to one with games) took the indices after them, so the same
+/// seed played other games than into a clean folder. Indices reserved by runs that added
+/// nothing are taken again, and the games are byte for byte those of the clean folder.
+#[cfg(target_os = "linux")]
+#[test]
+fn runs_that_failed_before_their_first_game_do_not_change_the_games_a_seed_plays() {
+    let dir = temp_dir("failed-runs");
+    let (clean, failed) = (dir.join("clean"), dir.join("failed"));
+    std::fs::create_dir_all(&clean).unwrap();
+    std::fs::create_dir_all(&failed).unwrap();
+    let play = |out: &Path, games: &str, append: bool| {
+        let mut args = vec!["datagen", "--out", out.to_str().unwrap(), "--games", games];
+        args.extend(["--nodes", "150", "--seed", "3", "--threads", "1"]);
+        args.extend(["--check-nodes", "150", "--eval", "classical"]);
+        if append {
+            args.push("--append");
+        }
+        let output = cutoff(&args);
+        assert!(output.status.success(), "{output:?}");
+        std::fs::read(out).unwrap()
+    };
+    let (clean_chunk, failed_chunk) = (clean.join("c.vf"), failed.join("c.vf"));
+    // A new chunk, after a killed run and a run ended by two signals.
+    run_failing_at_its_start(&failed_chunk, false, &[libc::SIGKILL]);
+    run_failing_at_its_start(&failed_chunk, false, &[libc::SIGTERM, libc::SIGINT]);
+    let first = play(&clean_chunk, "2", false);
+    assert!(
+        play(&failed_chunk, "2", false) == first,
+        "a new chunk after failed runs holds other games than in a clean folder"
+    );
+    // `--append` to a chunk with games, after a killed `--append`.
+    run_failing_at_its_start(&failed_chunk, true, &[libc::SIGKILL]);
+    let appended = play(&clean_chunk, "1", true);
+    assert!(
+        play(&failed_chunk, "1", true) == appended,
+        "an appended game after a failed --append is another than in a clean folder"
+    );
+    let line = manifest::last_entry(&failed_chunk).unwrap().unwrap();
+    assert_eq!(
+        (line.state.as_str(), line.next_game, line.games),
+        ("done", 3, 3)
+    );
+    let stats = cutoff(&["datagen", "--stats", failed_chunk.to_str().unwrap()]);
+    assert!(
+        text(&stats.stdout).contains("manifest matches (done)"),
+        "{stats:?}"
+    );
     let _ = std::fs::remove_dir_all(&dir);
 }

@@ -59,14 +59,15 @@ fn whole_viri_games(bytes: &[u8]) -> Result<(u64, u64, u64), String> {
     Ok((games, positions, end))
 }
 
-/// What the existing bytes of a chunk hold for a run going on with them, and how many of them
-/// are whole games (or records) to keep.
+/// What the existing bytes of a chunk hold for a run going on with them, how many of them are
+/// whole games (or records) to keep, and the SHA-256 of those. `lines` are the chunk's
+/// manifest lines, oldest first.
 fn resume_of(
     path: &Path,
     format: Format,
     bytes: &[u8],
-    last: Option<Entry>,
-) -> Result<(Resume, usize), String> {
+    lines: &[Entry],
+) -> Result<(Resume, usize, Sha256), String> {
     let shown = path.display();
     let mut resume = Resume::default();
     let whole = match format {
@@ -75,7 +76,7 @@ fn resume_of(
                 whole_viri_games(bytes).map_err(|e| format!("{shown}: {e}; not adding to it"))?;
             resume.games = games;
             resume.positions = positions;
-            if games > 0 && last.is_none() {
+            if games > 0 && lines.is_empty() {
                 return Err(format!(
                     "{shown} has no line in {}: where its game indices end is unknown (use a new file)",
                     manifest::manifest_path(path).display()
@@ -91,14 +92,38 @@ fn resume_of(
             whole
         }
     };
-    if let Some(e) = &last {
+    let mut sha = Sha256::new();
+    sha.update(&bytes[..whole]);
+    if let Some(e) = numbering_line(lines, whole == 0, &sha.hex()) {
         resume.next_game = resume.next_game.max(e.next_game);
         resume.first_game = e.first_game;
     } else {
         resume.first_game = resume.next_game;
     }
     resume.cut_bytes = (bytes.len() - whole) as u64;
-    Ok((resume, whole))
+    Ok((resume, whole, sha))
+}
+
+/// The manifest line whose `NEXT` a run going on with a chunk takes, so that runs that failed
+/// and added nothing to it (a kill or an error before their first game, a stop with no game
+/// finished) change nothing: a later run gives the same games as it would without them.
+///
+/// A chunk that holds nothing (`empty`) takes none: its numbering starts where a new file's
+/// does, whatever lines its name has. Otherwise, going back from the last line over the lines
+/// that describe the file as it is now (`sha256`), the earliest of them that ended a run
+/// (`done`, `failed`, `converted`: its `NEXT` is exact); the runs after it added no byte, so
+/// no game of theirs is in the file. With no such line, the last line: every index below its
+/// `NEXT` is in the file or was given up, and a game written after that checkpoint (the file
+/// no longer what it describes) cannot be told from the games before it.
+fn numbering_line<'a>(lines: &'a [Entry], empty: bool, sha256: &str) -> Option<&'a Entry> {
+    if empty {
+        return None;
+    }
+    let unchanged = lines.iter().rev().take_while(|e| e.sha256 == sha256);
+    unchanged
+        .filter(|e| e.state != "running")
+        .last()
+        .or(lines.last())
 }
 
 impl ChunkWriter {
@@ -122,20 +147,18 @@ impl ChunkWriter {
         }
         // The chunk's line read before the chunk is created: a manifest that cannot be read
         // leaves nothing behind.
-        let last = manifest::last_entry(path)?;
+        let lines = manifest::entries(path)?;
         let (mut file, created) = crate::files::open_append(path, true, true)?;
         let mut bytes = Vec::new();
         file.read_to_end(&mut bytes)
             .map_err(|e| format!("cannot read {shown}: {e}"))?;
-        let (resume, whole) = resume_of(path, format, &bytes, last)?;
+        let (resume, whole, sha) = resume_of(path, format, &bytes, &lines)?;
         if whole != bytes.len() {
             file.set_len(whole as u64)
                 .map_err(|e| format!("cannot truncate {shown}: {e}"))?;
         }
         file.seek(SeekFrom::End(0))
             .map_err(|e| format!("cannot seek {shown}: {e}"))?;
-        let mut sha = Sha256::new();
-        sha.update(&bytes[..whole]);
         let writer = ChunkWriter {
             path: path.to_path_buf(),
             format,
@@ -367,7 +390,13 @@ mod tests {
             seed: 2,
             command: "test".into(),
         };
-        let (w, _) = ChunkWriter::open(&path, Format::Viri, false).unwrap();
+        let config = GameConfig {
+            nodes: 100,
+            ..GameConfig::default()
+        };
+        let game = play_game(&mut Searcher::new(1), &[], &config, 2, 0).unwrap();
+        let (mut w, _) = ChunkWriter::open(&path, Format::Viri, false).unwrap();
+        w.write_game(&game).unwrap();
         w.checkpoint(&run, 0, 256, "done").unwrap();
         drop(w);
         let bytes = std::fs::read(&path).unwrap();
@@ -385,5 +414,42 @@ mod tests {
         assert_eq!(resume.next_game, 256);
         drop(w);
         let _ = std::fs::remove_dir_all(&dir);
+    }
+
+    /// Where numbering goes on: past every index a game in the file may have, and nowhere
+    /// past what runs that added nothing took (the lines after the file's last change).
+    #[test]
+    fn numbering_goes_on_from_the_first_run_end_the_file_still_matches() {
+        let line = |sha: &str, next: u64, state: &str| Entry {
+            file: "c.vf".into(),
+            build: "Bench: 1".into(),
+            seed: 1,
+            first_game: 0,
+            next_game: next,
+            games: 1,
+            positions: 1,
+            sha256: sha.repeat(64),
+            state: state.into(),
+            command: "test".into(),
+        };
+        let next = |lines: &[Entry], empty: bool, now: &str| {
+            numbering_line(lines, empty, &now.repeat(64)).map(|e| e.next_game)
+        };
+        let done = [line("a", 256, "running"), line("b", 10, "done")];
+        // Later runs that added nothing: a kill at the start, a stop with no game finished.
+        let failed = [
+            line("b", 266, "running"),
+            line("b", 12, "done"),
+            line("b", 268, "running"),
+        ];
+        let history: Vec<Entry> = done.iter().chain(&failed).cloned().collect();
+        assert_eq!(next(&done, false, "b"), Some(10));
+        assert_eq!(next(&history, false, "b"), Some(10));
+        // A game written after the last checkpoint: the last line's reservation holds.
+        assert_eq!(next(&history, false, "c"), Some(268));
+        // A killed run whose checkpoint still matches: nothing ended a run, the last line.
+        assert_eq!(next(&done[..1], false, "a"), Some(256));
+        // A chunk holding nothing starts as a new one, whatever its name's lines.
+        assert_eq!(next(&history, true, "e"), None);
     }
 }
