@@ -10,6 +10,7 @@
 mod alphabeta;
 mod apply;
 mod best;
+mod clearing;
 mod config;
 mod draws;
 mod movepick;
@@ -39,6 +40,8 @@ use crate::position::{full_key, Game};
 use crate::rng::Rng;
 use crate::tablebase::Tablebases;
 use crate::types::Score;
+use clearing::Clearing;
+pub use clearing::TableReady;
 pub use config::{Settings, Steps, TtPolicy};
 pub use report::{IterationInfo, Reporter, SearchOutcome};
 use root::{ponder_from_tt, root_keys, root_moves, RootSearch};
@@ -62,6 +65,9 @@ pub struct Searcher {
     hash_mb: usize,
     steps: Steps,
     settings: Settings,
+    /// The table being emptied in the background ([`Searcher::clear_in_background`]), until
+    /// a search or a change that needs the table to itself waits for it.
+    clearing: Option<Clearing>,
 }
 
 impl Searcher {
@@ -80,6 +86,7 @@ impl Searcher {
             hash_mb,
             steps,
             settings,
+            clearing: None,
         }
     }
 
@@ -117,6 +124,7 @@ impl Searcher {
     /// Runs the learned evaluation with `network` from now on (UCI `EvalFile`). Empties the
     /// table when the net evaluates now: its stored evaluations are the old net's.
     pub fn set_network(&mut self, network: Arc<Network>) -> Result<(), String> {
+        self.finish_clearing();
         Arc::get_mut(&mut self.shared)
             .ok_or("the net is still in use by a search thread")?
             .network = Some(network);
@@ -155,7 +163,9 @@ impl Searcher {
 
     /// Re-allocates the transposition table (emptying it).
     pub fn resize_hash(&mut self, mb: usize) -> Result<(), String> {
-        // Between searches the helpers hold no reference to the shared state.
+        // A clear in the background is given up: the table is replaced. Between searches
+        // the helpers hold no reference to the shared state.
+        self.clearing = None;
         Arc::get_mut(&mut self.shared)
             .ok_or("the hash table is still in use by a search thread")?
             .tt
@@ -167,6 +177,7 @@ impl Searcher {
     /// Searches with `tablebases` from now on (UCI `SyzygyPath`).
     pub fn set_tablebases(&mut self, tablebases: Tablebases) -> Result<(), String> {
         // Between searches the helpers hold no reference to the shared state.
+        self.finish_clearing();
         Arc::get_mut(&mut self.shared)
             .ok_or("the tablebases are still in use by a search thread")?
             .tablebases = tablebases;
@@ -196,7 +207,60 @@ impl Searcher {
         self.helpers.clear();
     }
 
+    /// Forgets everything learnt, as [`Searcher::clear`] does, but returns before the table is
+    /// empty: it is zeroed in the background, on as many threads as search (see
+    /// [`clearing`]), and the next search waits for it as long as its limits allow (a search
+    /// without a clock waits for all of it, and starts from a table exactly as `clear` leaves
+    /// it). The answer tells when the clear is over, without the searcher (UCI `isready`).
+    /// Where no thread can be started for it, the table is cleared here.
+    pub fn clear_in_background(&mut self) -> TableReady {
+        // A clear already running is given up and started again: a search may have stored
+        // in the parts it had zeroed.
+        self.clearing = None;
+        self.thread.history.clear();
+        self.helpers.clear();
+        match Clearing::start(Arc::clone(&self.shared), self.threads()) {
+            Some(clearing) => {
+                let ready = clearing.ready();
+                self.clearing = Some(clearing);
+                ready
+            }
+            None => {
+                self.clear_table();
+                TableReady::done()
+            }
+        }
+    }
+
+    /// Waits for a clear in the background to end (before a change that needs the table to
+    /// itself, or a search that waits for it).
+    fn finish_clearing(&mut self) {
+        if let Some(clearing) = self.clearing.take() {
+            clearing.finish();
+        }
+    }
+
+    /// Before a search: waits for a clear in the background while `limits` allow
+    /// ([`clearing::wait_allowed`]), and past that searches beside it (a clear that is not
+    /// over goes on, and the next search waits for it again).
+    fn await_clearing(&mut self, game: &Game, limits: &Limits, control: &Control) {
+        let Some(clearing) = &self.clearing else {
+            return;
+        };
+        let legal_moves = root_moves(game, &limits.searchmoves).len();
+        let overhead = self.settings.move_overhead;
+        while !clearing.is_done() && clearing::wait_allowed(limits, overhead, legal_moves, control)
+        {
+            std::thread::sleep(Duration::from_micros(200));
+        }
+        if clearing.is_done() {
+            self.finish_clearing();
+        }
+    }
+
     fn clear_table(&mut self) {
+        // A clear in the background is given up: this one empties the table now.
+        self.clearing = None;
         match Arc::get_mut(&mut self.shared) {
             Some(shared) => shared.tt.clear(),
             // Between searches nobody else holds the table; should a helper still, it keeps
@@ -315,6 +379,7 @@ impl Searcher {
         reporter: &mut dyn Reporter,
         start: Instant,
     ) -> SearchOutcome {
+        self.await_clearing(game, limits, control);
         self.shared.tt.new_search();
         // A strength limit: a node budget (in the stop policy below), more lines to pick
         // among, one thread.

@@ -17,7 +17,9 @@ use crate::eval::wdl::{self, WdlModel};
 use crate::eval::{explain, Evaluator, EvaluatorKind, Network};
 use crate::memory::THREAD_STACK_BYTES;
 use crate::position::{read_fen, FenPolicy, Game};
-use crate::search::{Clock, Control, IterationInfo, Limits, Reporter, Searcher, Settings};
+use crate::search::{
+    Clock, Control, IterationInfo, Limits, Reporter, Searcher, Settings, TableReady,
+};
 use crate::tablebase::{LoadOptions, Tablebases, CHECKSUM_AT_LOAD};
 use crate::types::Bound;
 
@@ -48,6 +50,10 @@ pub struct Engine {
     /// The net the searcher holds, kept here too so that `eval` never waits for the
     /// searcher's lock while a search runs.
     network: Option<Arc<Network>>,
+    /// Whether the table the last `ucinewgame` (or `Clear Hash`) empties in the background is
+    /// empty: `isready` answers once it is. The next `go` does not wait for it past its clock
+    /// (`Searcher::clear_in_background`).
+    table_ready: TableReady,
 }
 
 impl Default for Engine {
@@ -62,6 +68,7 @@ impl Default for Engine {
             searching: Arc::new(AtomicBool::new(false)),
             searching_endlessly: false,
             network: Network::embedded(),
+            table_ready: TableReady::done(),
         }
     }
 }
@@ -77,10 +84,15 @@ impl Engine {
                 }
                 send("uciok");
             }
-            Command::IsReady => send("readyok"),
+            Command::IsReady => {
+                // Ready once the table a `ucinewgame` is emptying is empty; never waits for
+                // a search, whose searcher it does not touch.
+                self.table_ready.wait();
+                send("readyok");
+            }
             Command::UciNewGame => {
                 self.stop_search();
-                self.lock_searcher().clear();
+                self.clear_in_background();
                 self.game = Game::new(Chess::default(), self.castling_mode());
             }
             Command::SetOption { name, value } => self.set_option(&name, value.as_deref()),
@@ -129,6 +141,13 @@ impl Engine {
             self.control.stop();
             let _ = handle.join();
         }
+    }
+
+    /// Empties the searcher's tables, the transposition table in the background: the next
+    /// `go` is not held up past its clock, `isready` waits for it.
+    fn clear_in_background(&mut self) {
+        let ready = self.lock_searcher().clear_in_background();
+        self.table_ready = ready;
     }
 
     fn lock_searcher(&self) -> std::sync::MutexGuard<'_, Searcher> {
@@ -185,7 +204,7 @@ impl Engine {
                     Err(e) => send_error(&format!("{e}; keeping the {old} MB table")),
                 }
             }
-            Action::ClearHash => self.lock_searcher().clear(),
+            Action::ClearHash => self.clear_in_background(),
             Action::SetThreads(n) => {
                 // Checked before any is started: a helper that starts but cannot allocate its
                 // tables, or leaves no room for the search thread, would abort the process.

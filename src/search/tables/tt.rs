@@ -1,7 +1,7 @@
 //! The transposition table: what earlier searches learnt about a position, keyed by Zobrist
 //! hash, so that transpositions are searched once and the best move found before is tried first.
 
-use std::sync::atomic::{AtomicU32, AtomicU8, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU32, AtomicU8, Ordering};
 
 use shakmaty::{Chess, Move, Role, Square};
 
@@ -140,6 +140,13 @@ impl Slot {
             generation_bound: (rest >> 8) as u8,
             eval: (rest >> 16) as u16 as i16,
         }
+    }
+
+    /// The slot of an empty table, written word by word (what `Slot::default` holds).
+    fn save_empty(&self) {
+        self.move_score.store(0, Ordering::Relaxed);
+        self.depth_generation_bound.store(0, Ordering::Relaxed);
+        self.check.store(0, Ordering::Relaxed);
     }
 
     #[inline]
@@ -283,6 +290,35 @@ impl TranspositionTable {
         *self.generation.get_mut() = 0;
     }
 
+    /// Starts emptying the table while others may use it (a clear in the background, in
+    /// parts: [`TranspositionTable::clear_part`]): the generation goes back to where
+    /// [`TranspositionTable::clear`] leaves it. Once every part is zeroed, and no search ran
+    /// in between, the table is exactly what `clear` makes.
+    pub fn begin_shared_clear(&self) {
+        self.generation.store(0, Ordering::Relaxed);
+    }
+
+    /// Zeroes part `part` of `parts` (contiguous, together the whole table) through the slots'
+    /// atomics, so a search may probe and store at the same time: a slot it stores while being
+    /// zeroed is read back half-zeroed at worst, which its check word refuses like any torn
+    /// slot. Stops early, between blocks, once `cancelled` is set; returns whether it zeroed
+    /// its whole part.
+    pub fn clear_part(&self, part: usize, parts: usize, cancelled: &AtomicBool) -> bool {
+        const BLOCK: usize = 1 << 16;
+        let parts = parts.max(1);
+        let len = self.slots.len();
+        let (start, end) = (len * part / parts, len * (part + 1) / parts);
+        for block in self.slots[start..end].chunks(BLOCK) {
+            if cancelled.load(Ordering::Relaxed) {
+                return false;
+            }
+            for slot in block {
+                slot.save_empty();
+            }
+        }
+        true
+    }
+
     /// Called once per search, so that entries from older searches are replaced first.
     pub fn new_search(&self) {
         let next = self.generation().wrapping_add(GENERATION_STEP);
@@ -381,6 +417,27 @@ impl TranspositionTable {
             .count();
         (used * 1000 / sample.max(1)) as u32
     }
+}
+
+/// Fills the table with entries of many keys (tests of clearing it).
+#[cfg(test)]
+pub(crate) fn fill_for_tests(tt: &TranspositionTable) {
+    for k in 0..200_000u64 {
+        let stored = Stored {
+            depth: 1,
+            score: Score(0),
+            bound: Bound::Upper,
+            mv: None,
+            eval: None,
+        };
+        tt.store(k.wrapping_mul(0x9E37_79B9_7F4A_7C15), 0, stored);
+    }
+}
+
+/// Whether every slot is as a new table's and the generation is a new table's.
+#[cfg(test)]
+pub(crate) fn is_empty_for_tests(tt: &TranspositionTable) -> bool {
+    tt.generation() == 0 && tt.slots.iter().all(|s| s.load() == Entry::default())
 }
 
 #[cfg(test)]
