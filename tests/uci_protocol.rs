@@ -1223,3 +1223,47 @@ fn uci_analyse_mode_is_accepted_and_changes_nothing_in_the_search() {
         "a check option takes true or false: {lines:?}"
     );
 }
+
+/// A search that fails (its main thread panics: here by the test hook
+/// `CUTOFF_TEST_FAIL_SEARCH_AT_DEPTH`, once its depth-3 iteration is reported, as a net check
+/// that does not hold would) is still answered, once: one `info string error: the search
+/// failed: ...` naming the failure and the move it answers with, then exactly one `bestmove`,
+/// the first move of the last line it reported; a `go infinite` that failed still waits for
+/// `stop`. The engine answers on (`isready`, the next `go`).
+#[test]
+fn a_search_that_fails_says_so_once_and_answers_one_bestmove_of_its_last_reported_move() {
+    let mut e = Engine::with_env(&[(cutoff::testing::FAIL_SEARCH_AT_DEPTH, "3")]);
+    e.handshake();
+    e.sync();
+    let failed = "info string error: the search failed: CUTOFF_TEST_FAIL_SEARCH_AT_DEPTH asked for it; the move is the last one it reported, else the first legal one";
+    for go in ["go depth 8", "go movetime 3000", "go infinite"] {
+        e.send(&format!("position fen {KIWIPETE}"));
+        let r = if go == "go infinite" {
+            e.send(go);
+            let early = e.expect_no_line_for("a failed go infinite", ms(300), is_bestmove);
+            e.send("stop");
+            e.wait_bestmove(SYNC_TIMEOUT).with_earlier_lines(early)
+        } else {
+            e.go(go, SEARCH_TIMEOUT)
+        };
+        let errors: Vec<&String> = r.lines.iter().filter(|l| is_error_report(l)).collect();
+        assert_eq!(errors, [failed], "{go}: {:?}", r.lines);
+        let last = r.last_main_info();
+        assert_eq!(
+            last.depth,
+            Some(3),
+            "{go}: searched on past the failure: {:?}",
+            last.raw
+        );
+        assert_eq!(last.pv.first(), Some(&r.bestmove), "{go}: {}", r.raw);
+        // Exactly one `bestmove`: none more before `readyok`.
+        let after = e.sync();
+        assert!(!after.iter().any(|l| is_bestmove(l)), "{go}: {after:?}");
+    }
+    assert!(
+        e.stderr_text()
+            .contains("CUTOFF_TEST_FAIL_SEARCH_AT_DEPTH asked for it"),
+        "{}",
+        e.stderr_text()
+    );
+}

@@ -474,5 +474,9 @@ impl Reporter for Remembering<'_> {
             self.best = Some((mv, info.score));
         }
         self.inner.iteration(info);
+        // The test hook that makes a search fail here, where a failure is caught and answered.
+        if crate::testing::fail_search_at_depth().is_some_and(|d| info.depth >= d) {
+            panic!("{} asked for it", crate::testing::FAIL_SEARCH_AT_DEPTH);
+        }
     }
 }

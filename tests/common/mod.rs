@@ -72,6 +72,13 @@ impl Engine {
         Engine::spawn(command)
     }
 
+    /// Starts `cutoff` (the UCI loop) with `vars` added to its environment.
+    pub fn with_env(vars: &[(&str, &str)]) -> Engine {
+        let mut command = Command::new(engine_path());
+        command.envs(vars.iter().copied());
+        Engine::spawn(command)
+    }
+
     /// Starts `cutoff` (the UCI loop) with its address space limited to `bytes`, as
     /// `prlimit --as` does: a regression that reads a file without bound (`/dev/zero`) then
     /// fails its test by the engine dying instead of taking the machine's memory.
