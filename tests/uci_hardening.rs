@@ -478,3 +478,69 @@ fn ucinewgame_at_a_large_hash_does_not_hold_up_the_next_go_past_its_clock() {
     let r = e.search("position startpos", "go depth 4", SEARCH_TIMEOUT);
     check_search(&pos_from_fen(STARTPOS), &r, CastlingMode::Standard);
 }
+
+/// The `info` lines of a search without their `time` and `nps`, which the clock decides: what
+/// a single-threaded fixed-depth search must repeat exactly from the same state.
+fn searched(r: &SearchResult) -> Vec<String> {
+    r.lines
+        .iter()
+        .filter(|l| l.starts_with("info depth"))
+        .map(|l| {
+            let words: Vec<&str> = l.split_whitespace().collect();
+            let mut kept = Vec::new();
+            let mut i = 0;
+            while i < words.len() {
+                if matches!(words[i], "time" | "nps") {
+                    i += 2;
+                } else {
+                    kept.push(words[i]);
+                    i += 1;
+                }
+            }
+            kept.join(" ")
+        })
+        .collect()
+}
+
+/// A refused `Hash` keeps the old table, contents and all (docs/reliability.md): the same
+/// searches before and after a refused `Hash` are searched exactly as by a twin engine that was
+/// never asked, node for node (one thread: the search is deterministic). A table emptied by the
+/// refusal is searched from nothing, with other node counts; so is one emptied on purpose, the
+/// control that this comparison can see a table's contents at all.
+#[test]
+fn a_refused_hash_keeps_the_table_contents_and_all() {
+    let mut asked = Engine::new();
+    let max = advertised_hash_max(&mut asked);
+    let mut twin = Engine::started();
+    let mut emptied = Engine::started();
+    asked.sync();
+    let go = |e: &mut Engine| {
+        let r = e.search(
+            &format!("position fen {KIWIPETE}"),
+            "go depth 9",
+            SEARCH_TIMEOUT,
+        );
+        check_search(&pos_from_fen(KIWIPETE), &r, CastlingMode::Standard);
+        searched(&r)
+    };
+    for e in [&mut asked, &mut twin, &mut emptied] {
+        e.send("setoption name Hash value 32");
+        e.sync();
+        go(e);
+    }
+    asked.send(&format!("setoption name Hash value {max}"));
+    let lines = asked.sync();
+    assert!(
+        lines.iter().any(|l| l.contains("keeping the 32 MB table")),
+        "Hash {max} was not refused: {lines:?}"
+    );
+    // The control: the same size granted again, a new and empty table (the history kept).
+    emptied.send("setoption name Hash value 32");
+    emptied.sync();
+    let (kept, never_asked, from_nothing) = (go(&mut asked), go(&mut twin), go(&mut emptied));
+    assert_ne!(
+        never_asked, from_nothing,
+        "an empty table searched as a full one"
+    );
+    assert_eq!(kept, never_asked, "the refused Hash changed the table");
+}
