@@ -749,12 +749,14 @@ fn movetime_hard_limit(movetime: Duration, overhead: Duration) -> Duration {
 }
 
 /// The engine's own hard limit for a clock alone (no increment, no moves to go), by the time
-/// manager's rule and parameters (`cutoff::params`): the time left less `Move Overhead`, shared
+/// manager's rule and parameters (`cutoff::search::params`): the time left less `Move Overhead`, shared
 /// over `default_moves_to_go` moves for the soft target; the hard limit
 /// `hard_limit_soft_multiple` soft targets, at most `hard_limit_max_percent` of the time left.
 /// Written out here, not asked of the time manager, so that one that strays from it fails.
 fn lone_clock_hard_limit(clock: Duration, overhead: Duration) -> Duration {
-    use cutoff::params::{default_moves_to_go, hard_limit_max_percent, hard_limit_soft_multiple};
+    use cutoff::search::params::{
+        default_moves_to_go, hard_limit_max_percent, hard_limit_soft_multiple,
+    };
     let left = clock.saturating_sub(overhead);
     let soft = left / default_moves_to_go();
     (soft * hard_limit_soft_multiple()).min(left * hard_limit_max_percent() / 100)

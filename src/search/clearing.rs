@@ -171,7 +171,7 @@ pub(super) fn wait_allowed(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::search::limits::Clock;
+    use crate::search::stop::Clock;
 
     #[test]
     fn a_search_with_a_clock_waits_a_tenth_of_its_soft_target_and_one_without_until_stop() {
