@@ -17,7 +17,7 @@
 //! descriptor like a file read, so a pipe in its place is refused at once instead of blocking
 //! the `open` (where no signal ends the wait). Every error names the path.
 //!
-//! What an output may replace, the same for both forms and for every command ([`existing_output`]):
+//! What an output may replace, the same for both forms and for every command (`existing_output`):
 //! - **Never through a symbolic link.** A link at the output path is refused, naming it (and
 //!   where it points): writing "the file behind it" put a new file there with the writer's
 //!   mode and owner (600 became 644), and a link planted in a shared folder would aim a
@@ -333,7 +333,7 @@ pub fn check_distinct_outputs(outputs: &[(&str, &Path)]) -> Result<(), String> {
 
 /// Writes `bytes` as the whole of the file `path`: into a new temporary file in its folder
 /// (the one the old file keeps its permission bits, and its owner and group where the system
-/// allows), synced, then renamed over `path`. What [`existing_output`] refuses (a link, a
+/// allows), synced, then renamed over `path`. What `existing_output` refuses (a link, a
 /// folder, a pipe, a file the user could not write) is refused unopened; on any failure the
 /// temporary file is removed and `path` is as it was. The error is `"<path>: <reason>"`.
 pub fn write_whole(path: &Path, bytes: &[u8]) -> Result<(), String> {

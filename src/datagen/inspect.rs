@@ -192,7 +192,7 @@ pub struct ChunkStats {
     pub manifest: Option<ManifestCheck>,
     /// Whether a problem ended the reading before the file's end.
     pub read_up_to_a_problem: bool,
-    /// The series the chunk belongs to ([`series_of`]).
+    /// The series the chunk belongs to (`series_of`).
     pub series: (Searched, String),
 }
 

@@ -209,7 +209,7 @@ impl Searcher {
 
     /// Forgets everything learnt, as [`Searcher::clear`] does, but returns before the table is
     /// empty: it is zeroed in the background, on as many threads as search (see
-    /// [`clearing`]), and the next search waits for it as long as its limits allow (a search
+    /// `clearing`), and the next search waits for it as long as its limits allow (a search
     /// without a clock waits for all of it, and starts from a table exactly as `clear` leaves
     /// it). The answer tells when the clear is over, without the searcher (UCI `isready`).
     /// Where no thread can be started for it, the table is cleared here.
