@@ -1961,9 +1961,15 @@ fn a_manifest_that_is_not_a_manifest_file_is_named_by_stats_and_runs_and_never_r
             let counted_as_classical = r.stdout.contains("by the classical evaluation: 1927");
             let unknown = "unknown (a MANIFEST that cannot be read): 1927";
             let stats = args[1] == "--stats";
+            // A run that would append to a MANIFEST behind a link is refused for the link
+            // first (no output is written through one), which names the target too.
+            let named = r.stderr.contains(reason)
+                || (!stats
+                    && *name == "zero"
+                    && r.stderr.contains("a symbolic link (to /dev/zero)"));
             if r.status.success()
                 || (stats && !r.stdout.contains(unknown))
-                || !(r.stderr.contains("MANIFEST: ") && r.stderr.contains(reason))
+                || !(r.stderr.contains("MANIFEST: ") && named)
                 || r.stdout.contains("no manifest line")
                 || counted_as_classical
             {
