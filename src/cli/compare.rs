@@ -19,7 +19,7 @@ use super::IntRange;
 use crate::pages::compare::compare_page;
 use crate::position::{read_fen, FenPolicy};
 use crate::reference::chess::{run_mode, ChessTree, Mode};
-use crate::reference::compare::{compare_depth, principal_line, svg_plot, table};
+use crate::reference::compare::{compare_depth, principal_line, svg_plot, table, DepthResults};
 use crate::reference::cost::CostModel;
 use crate::types::Depth;
 
@@ -100,6 +100,23 @@ fn check_outputs(args: &Args) -> Result<(), String> {
     crate::files::check_distinct_outputs(&outputs)
 }
 
+/// The plot (`--svg`) and the page (`--html`) of the runs `all`, each written whole, as asked.
+fn write_pages(args: &Args, pos: &Chess, fen: &str, all: &[DepthResults]) -> Result<(), String> {
+    if let Some(path) = &args.svg {
+        let root_moves = pos.legal_moves().len();
+        crate::files::write_whole(path, svg_plot(fen, root_moves, all).as_bytes())?;
+        eprintln!("compare: wrote {}", path.display());
+    }
+    if let Some(path) = &args.html {
+        let last = all.last().map_or(args.depth.last, |r| r.depth);
+        eprintln!("compare: valuing the root moves at depth {last} for the page");
+        let line = principal_line(pos, last);
+        crate::files::write_whole(path, compare_page(fen, pos, all, &line).as_bytes())?;
+        eprintln!("compare: wrote {}", path.display());
+    }
+    Ok(())
+}
+
 /// `cutoff compare`: exits with failure when a mode's value differs from minimax's.
 pub fn run(args: Args) -> ExitCode {
     let pos = match &args.fen {
@@ -173,26 +190,9 @@ pub fn run(args: Args) -> ExitCode {
     });
     progress.finish_and_clear();
 
-    if let Some(path) = &args.svg {
-        match crate::files::write_whole(path, svg_plot(&fen, root_moves, &all).as_bytes()) {
-            Ok(()) => eprintln!("compare: wrote {}", path.display()),
-            Err(e) => {
-                eprintln!("error: cannot write {e}");
-                return ExitCode::FAILURE;
-            }
-        }
-    }
-    if let Some(path) = &args.html {
-        let last = all.last().map_or(args.depth.last, |r| r.depth);
-        eprintln!("compare: valuing the root moves at depth {last} for the page");
-        let line = principal_line(&pos, last);
-        match crate::files::write_whole(path, compare_page(&fen, &pos, &all, &line).as_bytes()) {
-            Ok(()) => eprintln!("compare: wrote {}", path.display()),
-            Err(e) => {
-                eprintln!("error: cannot write {e}");
-                return ExitCode::FAILURE;
-            }
-        }
+    if let Err(e) = write_pages(&args, &pos, &fen, &all) {
+        eprintln!("error: cannot write {e}");
+        return ExitCode::FAILURE;
     }
     if failed {
         eprintln!(

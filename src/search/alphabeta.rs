@@ -377,14 +377,9 @@ impl Worker<'_> {
             // moves were scored have taught the history.
             let history = self.quiet_history(ply, side, &m, quiet, &continuation);
             // Step 9b (package): history pruning; 9c (+71.2 ± 20.3): SEE pruning.
+            let known_good = picker.gave_winning_capture();
             if (prunable && self.prunes_by_history(&node, history))
-                || self.prunes_by_see(
-                    pos,
-                    &node,
-                    &m,
-                    (quiet, picker.gave_winning_capture()),
-                    best.score,
-                )
+                || self.prunes_by_see(pos, &node, &m, (quiet, known_good), best.score)
             {
                 continue;
             }
@@ -417,14 +412,13 @@ impl Worker<'_> {
             if self.stopped {
                 return Score::ZERO;
             }
-            match best.consider(score, m, beta) {
-                Improvement::None => {}
-                Improvement::RaisedAlpha => self.pv.update(ply, m),
-                Improvement::FailedHigh => {
-                    self.pv.update(ply, m);
-                    self.on_beta_cutoff(index, m, side, depth, ply, &tried);
-                    break;
-                }
+            let improvement = best.consider(score, m, beta);
+            if improvement != Improvement::None {
+                self.pv.update(ply, m);
+            }
+            if improvement == Improvement::FailedHigh {
+                self.on_beta_cutoff(index, m, side, depth, ply, &tried);
+                break;
             }
             tried.push(m, quiet);
         }
