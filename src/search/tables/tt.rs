@@ -509,16 +509,7 @@ mod tests {
     fn clear_empties_and_hashfull_counts() {
         let mut tt = TranspositionTable::new(1);
         assert_eq!(tt.hashfull(), 0);
-        for k in 0..200_000u64 {
-            let stored = Stored {
-                depth: 1,
-                score: Score(0),
-                bound: Bound::Upper,
-                mv: None,
-                eval: None,
-            };
-            tt.store(k.wrapping_mul(0x9E37_79B9_7F4A_7C15), 0, stored);
-        }
+        fill_for_tests(&tt);
         assert!(tt.hashfull() > 0);
         tt.clear();
         assert_eq!(tt.hashfull(), 0);
