@@ -13,13 +13,36 @@ use super::tables::tt::{Hit, PackedMove, Stored};
 use super::worker::{KnownCheck, Worker};
 
 use super::draws::{fifty_move_rule, is_dead_draw, no_legal_move};
-use super::params::*;
-use super::selectivity::{
-    mate_distance_window, null_move_reduction, probcut_beta, singular_beta, singular_verdict, Node,
-    Singular,
-};
+use super::params::QUIETS_REMEMBERED;
+use super::selectivity::mate_distance::mate_distance_window;
 use crate::position::{attacked_by, CheckInfo, Key};
 use crate::types::{Bound, Depth, Ply, Score, MAX_PLY};
+
+/// What the move loop and the selective steps (`selectivity/`) need to know of a node, fixed
+/// once the node's own pruning is done.
+#[derive(Clone, Copy)]
+pub(super) struct Node {
+    /// The position's key.
+    pub(super) key: Key,
+    pub(super) depth: Depth,
+    pub(super) ply: Ply,
+    /// An open window: the node is on the principal variation.
+    pub(super) pv_node: bool,
+    pub(super) in_check: bool,
+    /// The static evaluation is above the one two plies before (our previous move helped).
+    pub(super) improving: bool,
+    /// The evaluation before correction (`-INFINITE` in check), which correction history
+    /// learns from.
+    pub(super) raw_eval: Score,
+    /// The corrected static evaluation: what the node's pruning compares with the window.
+    pub(super) static_eval: Score,
+    /// The move a singular-extension search of this node leaves out (step 10a).
+    pub(super) excluded: Option<Move>,
+    /// What the tablebases say the node's value is at least and at most (step 2b; at PV
+    /// nodes, where they bound the search's result rather than settle it).
+    pub(super) tb_floor: Score,
+    pub(super) tb_ceiling: Score,
+}
 
 /// The moves a node has searched so far, by kind, to punish their history when another cuts.
 #[derive(Default)]
@@ -173,55 +196,6 @@ impl Worker<'_> {
         None
     }
 
-    /// Step 2b: probes the tablebases where they are exact and worth it
-    /// (`probes_tablebases`). A sure result settles the node and goes to the table; at a PV node
-    /// a result that does not settle it bounds it: `Ok((floor, ceiling))`.
-    #[allow(clippy::too_many_arguments)]
-    fn probe_tablebases(
-        &mut self,
-        pos: &Chess,
-        key: Key,
-        depth: Depth,
-        ply: Ply,
-        alpha: Score,
-        beta: Score,
-        pv_node: bool,
-    ) -> Result<(Score, Score), Score> {
-        let open = Ok((-Score::INFINITE, Score::INFINITE));
-        if !self.probes_tablebases(pos, depth) {
-            return open;
-        }
-        let Some(outcome) = self.shared.tablebases.probe_wdl(pos) else {
-            return open;
-        };
-        self.stats.tb_hits += 1;
-        let draw_band = i32::from(self.settings.tb_fifty_move_rule);
-        let wdl = outcome.signum2();
-        let (score, bound) = if wdl < -draw_band {
-            (Score::tb_loss_in(ply), Bound::Upper)
-        } else if wdl > draw_band {
-            (Score::tb_win_in(ply), Bound::Lower)
-        } else {
-            (Score::DRAW + 2 * wdl * draw_band, Bound::Exact)
-        };
-        if bound.settles(score, alpha, beta) {
-            let stored = Stored {
-                depth: (depth + TB_STORE_DEPTH_BONUS).min(MAX_PLY as Depth - 1),
-                score,
-                bound,
-                mv: None,
-                eval: None,
-            };
-            self.shared.tt.store(key, ply, stored);
-            return Err(score);
-        }
-        Ok(match (pv_node, bound) {
-            (true, Bound::Lower) => (score, Score::INFINITE),
-            (true, _) => (-Score::INFINITE, score),
-            (false, _) => (-Score::INFINITE, Score::INFINITE),
-        })
-    }
-
     /// Step 2: probes the table. `Err(score)` when a deep enough entry settles the node (never
     /// at PV nodes, where it would cut the principal variation short), else what it found.
     fn probe_table(
@@ -247,90 +221,6 @@ impl Worker<'_> {
             return Err(hit.score);
         }
         Ok(Some(hit))
-    }
-
-    /// Step 7: probcut. A good capture whose quiescence value and then a search
-    /// `PROBCUT_REDUCTION` plies shallower both beat `beta + probcut_margin` would very likely
-    /// beat beta at full depth: the node fails high with that score, which the table keeps.
-    fn probcut(
-        &mut self,
-        pos: &Chess,
-        node: &Node,
-        beta: Score,
-        tt_hit: Option<Hit>,
-    ) -> Option<Score> {
-        let probcut_beta = probcut_beta(beta);
-        if !self.tries_probcut(node, beta, probcut_beta, tt_hit) {
-            return None;
-        }
-        let Node {
-            key, depth, ply, ..
-        } = *node;
-        // Only captures that win at least the margin over the static evaluation by exchange.
-        let threshold = probcut_beta.0 - node.static_eval.0;
-        let mut buffer = MoveBuffer::new();
-        let mut picker = MovePicker::probcut(&mut buffer, self.steps.capture_history, threshold);
-        while let Some(m) = picker.next(pos, self.history) {
-            let score = self.visit_child(pos, key, ply, m, |worker, child, child_key| {
-                let window = (-probcut_beta, -probcut_beta + 1);
-                let score = -worker.quiescence(
-                    child,
-                    child_key,
-                    ply + 1,
-                    window.0,
-                    window.1,
-                    KnownCheck::Unknown,
-                );
-                if score < probcut_beta {
-                    return score;
-                }
-                let depth = depth - 1 - PROBCUT_REDUCTION;
-                -worker.alpha_beta(
-                    child,
-                    child_key,
-                    depth,
-                    ply + 1,
-                    window.0,
-                    window.1,
-                    KnownCheck::Unknown,
-                )
-            });
-            if self.stopped {
-                return Some(Score::ZERO);
-            }
-            if score >= probcut_beta {
-                let stored = Stored {
-                    depth: depth - PROBCUT_REDUCTION,
-                    score,
-                    bound: Bound::Lower,
-                    mv: Some(m),
-                    eval: Some(node.raw_eval),
-                };
-                self.shared.tt.store(key, ply, stored);
-                return Some(score);
-            }
-        }
-        None
-    }
-
-    /// Step 6: passes and searches the opponent's reply at a reduced depth with a null window
-    /// at beta. `Some` when the node is done: it failed high, or the search was stopped.
-    fn null_move_search(&mut self, pos: &Chess, node: &Node, beta: Score) -> Option<Score> {
-        let Node {
-            key, depth, ply, ..
-        } = *node;
-        let reduction = null_move_reduction(depth);
-        let score = -self.visit_null_child(pos, key, ply, |worker, child, child_key| {
-            let depth = depth - 1 - reduction;
-            // The opponent is never in check after our pass: we were not.
-            let check = KnownCheck::Known(false);
-            worker.alpha_beta(child, child_key, depth, ply + 1, -beta, -beta + 1, check)
-        })?;
-        if self.stopped {
-            return Some(Score::ZERO);
-        }
-        // A mate or tablebase win found after passing is not proven for real moves.
-        (score >= beta).then(|| if score.is_decisive() { beta } else { score })
     }
 
     /// Steps 8 to 12: the moves in order, each perhaps pruned, extended or reduced and
@@ -508,48 +398,6 @@ impl Worker<'_> {
         let context = self.steps.continuation_history.then_some(continuation);
         let threats = self.stack[ply].threats;
         self.history.quiet_score(side, m, threats, context)
-    }
-
-    /// Step 10a: whether the table's move `m` is singular: searched without it, at half the
-    /// depth, the node stays below `singular_beta`, a margin under the stored score. Then `m`
-    /// is extended. If the other moves reach
-    /// `singular_beta` and that is at least beta, several moves cut: the node fails high
-    /// (multi-cut). If they reach it and the stored score is at least beta, `m` is likely
-    /// not the only good move: it is searched a ply shallower (negative extension).
-    pub(super) fn singular(
-        &mut self,
-        pos: &Chess,
-        node: &Node,
-        hit: &Hit,
-        m: Move,
-        beta: Score,
-    ) -> Singular {
-        let depth = node.depth;
-        if !self.tries_singular(node, hit) {
-            return Singular::Extend(0);
-        }
-        let singular_beta = singular_beta(hit, depth);
-        self.stack[node.ply].excluded = Some(m);
-        let score = self.alpha_beta(
-            pos,
-            node.key,
-            (depth - 1) / 2,
-            node.ply,
-            singular_beta - 1,
-            singular_beta,
-            KnownCheck::Known(node.in_check),
-        );
-        self.stack[node.ply].excluded = None;
-        if self.stopped {
-            return Singular::Extend(0);
-        }
-        match singular_verdict(score, singular_beta, hit.score, beta) {
-            // Step 10c (+8.0 ± 5.5): a move far above its siblings, two plies.
-            Singular::Extend(1) if self.extends_twice(node, score, singular_beta) => {
-                Singular::Extend(2)
-            }
-            verdict => verdict,
-        }
     }
 
     /// Step 8 (SEE ordering: +167.7 ± 38.9, with quiescence SEE pruning): the moves in

@@ -260,9 +260,6 @@ pub const HISTORY_MAX: i32 = 16_384;
 pub const MVV_LVA_VALUES: [i32; 6] = [1, 3, 3, 5, 9, 20];
 /// The king's static exchange value: more than everything else on the board.
 pub const SEE_KING: i32 = 20_000;
-/// Probcut's verification search of a capture is this many plies shallower than a normal
-/// search of it (as in Stockfish: a child at `depth - 4`, stored as a node of `depth - 3`).
-pub const PROBCUT_REDUCTION: i32 = 3;
 /// Quiet moves a node remembers having tried, to punish their history when another cuts.
 pub const QUIETS_REMEMBERED: usize = 64;
 /// A tablebase result goes to the table this many plies deeper than the node (as Stockfish
