@@ -30,7 +30,8 @@ pub enum TtPolicy {
 /// record is in docs/strength.md), except the check extension, the one open candidate. Steps
 /// that failed their SPRT are not kept switched off here: they leave the code, and their
 /// record stays in docs/strength.md. Step numbers are those of `alphabeta.rs`, in the order
-/// the steps run.
+/// the steps run; each selective step's condition and action, which read its switch here, are
+/// in its file under `selectivity/`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Steps {
     /// Step 3 (+29.0 ± 17.5, 1046 games): internal iterative reduction, one ply less where no

@@ -4,12 +4,16 @@
 //! take and the step an SPSA tuner perturbs it by (as akimbo and Viridithas declare theirs).
 //! Read one through its function (`rfp_margin()`): in a normal build the function is a `const
 //! fn` returning the default, so the search compiles to constants; built with `--features
-//! tune`, it reads a value that the UCI loop sets (`setoption name rfp_margin value 70`), so
+//! spsa`, it reads a value that the UCI loop sets (`setoption name rfp_margin value 70`), so
 //! that a tuner can play games with perturbed values without rebuilding. Below the table are
 //! the fixed numbers: they shape data structures or only their order matters, so there is
 //! nothing to tune.
 //!
-//! Which steps the search takes is not set here but in `search::Steps`, at run time.
+//! Which steps the search takes is not set here but in `search::Steps`, at run time. A
+//! selective step's section of the table names the step and its file under `selectivity/`,
+//! where its condition and action read these numbers; the table stays one, in one file: it
+//! is what `tools/spsa.py` reads and writes back, and what the `spsa` build offers as UCI
+//! options, in this order.
 
 /// One tunable number: its name (also the UCI option of the `spsa` build), default, range and
 /// SPSA step.
@@ -87,9 +91,9 @@ tunables! {
     /// Growth of the window on a fail, in percent of its width.
     aspiration_growth_percent: i32 = 200, 120..=400, step 20;
 
-    // Null-move pruning: from `nmp_min_depth` on, a side that could pass and still reach beta
-    // at a depth reduced by `nmp_base_reduction + depth / nmp_depth_divisor` is assumed to
-    // fail high.
+    // Step 6, null-move pruning (selectivity/null_move.rs): from `nmp_min_depth` on, a side that
+    // could pass and still reach beta at a depth reduced by `nmp_base_reduction + depth /
+    // nmp_depth_divisor` is assumed to fail high.
     /// Shallowest depth that tries a null move.
     nmp_min_depth: i32 = 3, 1..=8, step 1;
     /// Plies the null-move search is reduced by at any depth.
@@ -97,10 +101,10 @@ tunables! {
     /// One more ply of reduction per this many plies of depth.
     nmp_depth_divisor: i32 = 4, 2..=10, step 1;
 
-    // Late-move reductions: quiet moves from index `lmr_min_move_index` on, at depth
-    // `lmr_min_depth` or more, are searched `lmr_base + ln(depth) * ln(move number) /
-    // lmr_divisor` plies shallower (both in hundredths), and again at full depth if they
-    // beat alpha.
+    // Step 11, late-move reductions (selectivity/reductions.rs): quiet moves from index
+    // `lmr_min_move_index` on, at depth `lmr_min_depth` or more, are searched `lmr_base + ln(depth)
+    // * ln(move number) / lmr_divisor` plies shallower (both in hundredths), and again at full
+    // depth if they beat alpha.
     /// Shallowest depth that reduces.
     lmr_min_depth: i32 = 3, 1..=8, step 1;
     /// Moves before this index are never reduced.
@@ -110,15 +114,17 @@ tunables! {
     /// The divisor of its logarithmic part, in hundredths.
     lmr_divisor_hundredths: i32 = 219, 100..=500, step 15;
 
-    // Reverse futility pruning: at depth `rfp_max_depth` or less, a node whose static
-    // evaluation beats beta by `rfp_margin` per ply of depth is assumed to fail high.
+    // Step 5, reverse futility pruning (selectivity/reverse_futility.rs): at depth `rfp_max_depth`
+    // or less, a node whose static evaluation beats beta by `rfp_margin` per ply of depth is
+    // assumed to fail high.
     /// Deepest node pruned.
     rfp_max_depth: i32 = 6, 1..=12, step 1;
     /// Margin per ply, in centipawns.
     rfp_margin: i32 = 78, 20..=200, step 8;
 
-    // Futility pruning: at depth `fp_max_depth` or less, quiet moves are skipped when the
-    // static evaluation plus `fp_base + fp_margin * depth` still cannot reach alpha.
+    // Step 9, futility pruning (selectivity/futility.rs): at depth `fp_max_depth` or less, quiet
+    // moves are skipped when the static evaluation plus `fp_base + fp_margin * depth` still cannot
+    // reach alpha.
     /// Deepest node whose quiet moves are pruned.
     fp_max_depth: i32 = 6, 1..=12, step 1;
     /// Margin at depth 0, in centipawns.
@@ -126,27 +132,29 @@ tunables! {
     /// Margin per ply, in centipawns.
     fp_margin: i32 = 82, 20..=250, step 8;
 
-    // Late-move pruning: at depth `lmp_max_depth` or less, quiet moves after the first
-    // `lmp_base + depth * depth` quiet ones are skipped.
+    // Step 9, late-move pruning (selectivity/futility.rs): at depth `lmp_max_depth` or less, quiet
+    // moves after the first `lmp_base + depth * depth` quiet ones are skipped.
     /// Deepest node pruned.
     lmp_max_depth: i32 = 6, 1..=12, step 1;
     /// Quiet moves always searched, besides `depth * depth`.
     lmp_base: i32 = 4, 0..=12, step 1;
 
+    // Step 11b, history-adjusted LMR (search/selectivity/reductions.rs).
     /// A quiet move's history (butterfly plus continuation) reduces it one ply less per this
     /// much (history-adjusted LMR; more for moves with a bad history).
     lmr_history_divisor: i32 = 245, 32..=4096, step 32;
 
-    // History pruning: at depth `history_pruning_max_depth` or less, quiet moves whose
-    // history is below `-history_pruning_margin * depth` are skipped.
+    // Step 9b, history pruning (selectivity/history_pruning.rs): at depth
+    // `history_pruning_max_depth` or less, quiet moves whose history is below
+    // `-history_pruning_margin * depth` are skipped.
     /// Deepest node pruned.
     history_pruning_max_depth: i32 = 4, 1..=8, step 1;
     /// Margin per ply, in history units (a cutoff at depth d earns `history_bonus_scale * d * d`).
     history_pruning_margin: i32 = 159, 16..=2048, step 16;
 
-    // Singular extensions: at depth `se_min_depth` or more, the table's move is extended when
-    // the node searched without it at half depth stays below the stored score minus
-    // `se_margin * depth`.
+    // Steps 10a and 10c, singular and double extensions (selectivity/extensions.rs): at depth
+    // `se_min_depth` or more, the table's move is extended when the node searched without it at
+    // half depth stays below the stored score minus `se_margin * depth`.
     /// Shallowest node tested.
     se_min_depth: i32 = 5, 4..=12, step 1;
     /// Margin per ply, in centipawns.
@@ -156,17 +164,18 @@ tunables! {
     /// Most double extensions on one path from the root.
     se_double_max: i32 = 6, 1..=16, step 1;
 
-    // Probcut: at depth `probcut_min_depth` or more, a capture that beats `beta +
-    // probcut_margin` in quiescence and then in a search `PROBCUT_REDUCTION` plies shallower
-    // makes the node fail high.
+    // Step 7, probcut (selectivity/probcut.rs): at depth `probcut_min_depth` or more, a capture
+    // that beats `beta + probcut_margin` in quiescence and then in a search `PROBCUT_REDUCTION`
+    // plies shallower makes the node fail high.
     /// Shallowest node tried.
     probcut_min_depth: i32 = 5, 3..=10, step 1;
     /// Margin above beta, in centipawns.
     probcut_margin: i32 = 200, 50..=500, step 20;
 
-    // SEE pruning: at depth `see_pruning_max_depth` or less, a quiet move that loses more than
-    // `see_quiet_margin * depth` by static exchange, or a capture that loses more than
-    // `see_noisy_margin * depth`, is skipped (akimbo 0.7's margins as the start).
+    // Step 9c, SEE pruning (selectivity/see_pruning.rs): at depth `see_pruning_max_depth` or less,
+    // a quiet move that loses more than `see_quiet_margin * depth` by static exchange, or a capture
+    // that loses more than `see_noisy_margin * depth`, is skipped (akimbo 0.7's margins as the
+    // start).
     /// Deepest node pruned.
     see_pruning_max_depth: i32 = 6, 1..=12, step 1;
     /// Centipawns per ply a quiet move may lose by exchange.
@@ -174,7 +183,7 @@ tunables! {
     /// Centipawns per ply a capture may lose by exchange.
     see_noisy_margin: i32 = 90, 10..=300, step 10;
 
-    // Internal iterative reduction.
+    // Step 3, internal iterative reduction (search/selectivity/iir.rs).
     /// Shallowest node searched one ply shallower for lack of a table move.
     iir_min_depth: i32 = 4, 2..=10, step 1;
 
