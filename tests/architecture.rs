@@ -570,3 +570,66 @@ fn the_net_format_is_defined_in_one_module() {
         );
     }
 }
+
+/// When a search stops has one room, `search::stop` (the limits of `go`, the clocks, the time
+/// budget, the stop policy and the control), and what a search reports has another,
+/// `search::report`: each of these types is defined in its room only, and the stop room names
+/// none of the report's. The UCI layer declares no limit of `go` of its own: its parser fills
+/// the search's `Limits` (they once were two types repeating each other's fields: issue 78).
+#[test]
+fn when_to_stop_and_what_is_reported_each_have_one_room() {
+    let g = graph();
+    let in_room = |m: &str, room: &str| m == room || m.starts_with(&format!("{room}::"));
+    let mut wrong = Vec::new();
+    let rooms = [
+        ("search::stop", "struct Limits "),
+        ("search::stop", "struct Clocks "),
+        ("search::stop", "struct Clock "),
+        ("search::stop", "struct TimeBudget "),
+        ("search::stop", "struct StopPolicy "),
+        ("search::stop", "struct Control "),
+        ("search::report", "struct IterationInfo<"),
+        ("search::report", "trait Reporter "),
+        ("search::report", "struct SearchOutcome "),
+    ];
+    for (room, definition) in rooms {
+        let at: Vec<&String> = g
+            .code
+            .iter()
+            .filter(|(_, code)| code.contains(definition))
+            .map(|(m, _)| m)
+            .collect();
+        if at.len() != 1 || !in_room(at[0], room) {
+            wrong.push(format!(
+                "{definition}: defined in {at:?}, not once in {room}"
+            ));
+        }
+    }
+    for (module, code) in g.code.iter().filter(|(m, _)| in_room(m, "search::stop")) {
+        for name in ["IterationInfo", "Reporter", "SearchOutcome"] {
+            if code.contains(name) {
+                wrong.push(format!("{module} names {name}"));
+            }
+        }
+    }
+    let limits = [
+        "wtime",
+        "btime",
+        "winc",
+        "binc",
+        "movestogo",
+        "movetime",
+        "depth",
+        "nodes",
+        "mate",
+        "infinite",
+    ];
+    for (module, code) in g.code.iter().filter(|(m, _)| in_room(m, "uci")) {
+        for field in limits {
+            if code.contains(&format!("pub {field}:")) {
+                wrong.push(format!("{module} declares its own `{field}`"));
+            }
+        }
+    }
+    assert!(wrong.is_empty(), "{wrong:?}");
+}

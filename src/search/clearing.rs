@@ -11,6 +11,8 @@ use std::sync::Arc;
 use std::thread::JoinHandle;
 use std::time::Duration;
 
+use shakmaty::Color;
+
 use super::shared::Shared;
 use super::stop::time::TimeBudget;
 use super::stop::{Control, Limits};
@@ -148,12 +150,13 @@ fn clear_on_threads(tt: &TranspositionTable, threads: usize, cancel: &AtomicBool
     });
 }
 
-/// Whether a search under `limits` may go on waiting for a clear in the background, with
+/// Whether a search under `limits`, `side` to move, may go on waiting for a clear in the background, with
 /// `control` its clock and stop: until `stop`; without a clock, always; while pondering (the
 /// clock has not started), always; else for [`CLOCKED_WAIT_PERCENT`] of its soft time target
 /// (from the `go`, or the `ponderhit`).
 pub(super) fn wait_allowed(
     limits: &Limits,
+    side: Color,
     overhead: Duration,
     legal_moves: usize,
     control: &Control,
@@ -161,7 +164,7 @@ pub(super) fn wait_allowed(
     if control.is_stopped() {
         return false;
     }
-    match TimeBudget::new(limits.clock, limits.movetime, overhead, legal_moves) {
+    match TimeBudget::new(limits, side, overhead, legal_moves) {
         None => true,
         Some(_) if control.is_pondering() => true,
         Some(budget) => control.clock_elapsed() < budget.soft * CLOCKED_WAIT_PERCENT / 100,
@@ -171,35 +174,51 @@ pub(super) fn wait_allowed(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::search::stop::Clock;
 
     #[test]
     fn a_search_with_a_clock_waits_a_tenth_of_its_soft_target_and_one_without_until_stop() {
         let control = Control::default();
         control.begin(false);
         let depth = Limits::depth(5);
-        assert!(wait_allowed(&depth, Duration::ZERO, 20, &control));
-        let clock = Limits {
-            clock: Some(Clock {
-                time: Duration::from_millis(30),
-                increment: Duration::ZERO,
-                moves_to_go: None,
-            }),
-            ..Limits::default()
-        };
+        assert!(wait_allowed(
+            &depth,
+            Color::White,
+            Duration::ZERO,
+            20,
+            &control
+        ));
+        let clock = Limits::clock(30, 0, None);
         std::thread::sleep(Duration::from_millis(5));
         // 30 ms on the clock: a soft target of about a millisecond, a wait of a tenth of it,
         // long past after 5 ms.
-        assert!(!wait_allowed(&clock, Duration::ZERO, 20, &control));
+        assert!(!wait_allowed(
+            &clock,
+            Color::White,
+            Duration::ZERO,
+            20,
+            &control
+        ));
         let movetime = Limits::movetime(100_000);
-        assert!(wait_allowed(&movetime, Duration::ZERO, 20, &control));
+        assert!(wait_allowed(
+            &movetime,
+            Color::White,
+            Duration::ZERO,
+            20,
+            &control
+        ));
         control.begin(true);
         assert!(
-            wait_allowed(&clock, Duration::ZERO, 20, &control),
+            wait_allowed(&clock, Color::White, Duration::ZERO, 20, &control),
             "pondering"
         );
         control.stop();
-        assert!(!wait_allowed(&depth, Duration::ZERO, 20, &control));
+        assert!(!wait_allowed(
+            &depth,
+            Color::White,
+            Duration::ZERO,
+            20,
+            &control
+        ));
     }
 
     #[test]
@@ -231,14 +250,7 @@ mod tests {
         let gate = Arc::new(AtomicBool::new(false));
         searcher.clearing =
             Clearing::start_held(Arc::clone(&searcher.shared), 2, Some(gate.clone()));
-        let clock = Limits {
-            clock: Some(Clock {
-                time: Duration::from_millis(30),
-                increment: Duration::ZERO,
-                moves_to_go: None,
-            }),
-            ..Limits::default()
-        };
+        let clock = Limits::clock(30, 0, None);
         /// Opens the gate when dropped: a failed assertion never leaves a search waiting.
         struct Opens<'a>(&'a AtomicBool);
         impl Drop for Opens<'_> {

@@ -48,7 +48,7 @@ use root::{ponder_from_tt, root_keys, root_moves, RootSearch};
 use shared::Shared;
 pub use stats::Stats;
 use stop::StopPolicy;
-pub use stop::{Clock, Control, Limits, MAX_DEPTH};
+pub use stop::{Clocks, Control, Limits, MAX_DEPTH};
 use threads::{panic_message, HelperPool, Job};
 use worker::{ThreadData, Worker, WorkerSetup};
 
@@ -248,8 +248,9 @@ impl Searcher {
             return;
         };
         let legal_moves = root_moves(game, &limits.searchmoves).len();
-        let overhead = self.settings.move_overhead;
-        while !clearing.is_done() && clearing::wait_allowed(limits, overhead, legal_moves, control)
+        let (side, overhead) = (game.root.turn(), self.settings.move_overhead);
+        while !clearing.is_done()
+            && clearing::wait_allowed(limits, side, overhead, legal_moves, control)
         {
             std::thread::sleep(Duration::from_micros(200));
         }
@@ -361,7 +362,8 @@ impl Searcher {
         outcome.score = score;
         outcome.failure = Some(failure);
         // Still one answer per `go`, and not before a `go infinite` is told to stop.
-        let stop = StopPolicy::new(limits, self.settings.move_overhead, legal.len());
+        let overhead = self.settings.move_overhead;
+        let stop = StopPolicy::new(limits, game.root.turn(), overhead, legal.len());
         while stop.waits_for_stop(control, score) {
             std::thread::sleep(Duration::from_millis(1));
         }
@@ -410,7 +412,8 @@ impl Searcher {
         }
 
         self.prepare_evaluator();
-        let mut stop = StopPolicy::new(limits, settings.move_overhead, root_moves.len());
+        let (side, overhead) = (game.root.turn(), settings.move_overhead);
+        let mut stop = StopPolicy::new(limits, side, overhead, root_moves.len());
         if let Some(elo) = settings.strength_elo {
             stop = stop.with_strength_nodes(strength::node_limit(elo));
         }

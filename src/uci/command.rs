@@ -3,6 +3,8 @@
 
 use std::time::Duration;
 
+use crate::search::Limits;
+
 /// Where `position` starts.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Start {
@@ -10,22 +12,17 @@ pub enum Start {
     Fen(String),
 }
 
-/// The parameters of `go`, any subset, as given.
+/// `go`: the search's limits, read straight into the search's own [`Limits`] (any subset, as
+/// given), and what only the protocol has.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct Go {
-    pub wtime: Option<Duration>,
-    pub btime: Option<Duration>,
-    pub winc: Option<Duration>,
-    pub binc: Option<Duration>,
-    pub movestogo: Option<u32>,
-    pub depth: Option<i32>,
-    pub nodes: Option<u64>,
-    pub mate: Option<u32>,
-    pub movetime: Option<Duration>,
-    pub infinite: bool,
-    pub ponder: bool,
-    /// In UCI notation; checked against the position when the search starts.
+    /// Depth, nodes, mate, move time, both clocks, infinite. Its root moves stay empty here:
+    /// those of `searchmoves` are checked against the position when the search starts.
+    pub limits: Limits,
+    /// `searchmoves`, in UCI notation as typed.
     pub searchmoves: Vec<String>,
+    /// `go ponder`: the clock does not run until `ponderhit`.
+    pub ponder: bool,
     /// `go perft <depth>`: count leaves instead of searching.
     pub perft: Option<u32>,
     /// One message per parameter that was ignored (unknown, missing or bad value). The search
@@ -173,26 +170,26 @@ fn parse_go(words: &[&str]) -> Result<Go, String> {
         let key = words[i];
         let value = words.get(i + 1);
         let parsed: Result<(), String> = match key {
-            "wtime" => millis(key, value).map(|v| go.wtime = Some(v)),
-            "btime" => millis(key, value).map(|v| go.btime = Some(v)),
-            "winc" => millis(key, value).map(|v| go.winc = Some(v)),
-            "binc" => millis(key, value).map(|v| go.binc = Some(v)),
-            "movetime" => millis(key, value).map(|v| go.movetime = Some(v)),
-            "movestogo" => number(key, value).map(|v| go.movestogo = Some(v)),
+            "wtime" => millis(key, value).map(|v| go.limits.clocks.time.white = Some(v)),
+            "btime" => millis(key, value).map(|v| go.limits.clocks.time.black = Some(v)),
+            "winc" => millis(key, value).map(|v| go.limits.clocks.increment.white = Some(v)),
+            "binc" => millis(key, value).map(|v| go.limits.clocks.increment.black = Some(v)),
+            "movetime" => millis(key, value).map(|v| go.limits.movetime = Some(v)),
+            "movestogo" => number(key, value).map(|v| go.limits.clocks.moves_to_go = Some(v)),
             "depth" => number::<i32>(key, value).and_then(|d| {
                 if d < 1 {
                     return Err(format!("go: depth {d} must be at least 1; ignored"));
                 }
-                go.depth = Some(d);
+                go.limits.depth = Some(d);
                 Ok(())
             }),
-            "nodes" => number(key, value).map(|v| go.nodes = Some(v)),
+            "nodes" => number(key, value).map(|v| go.limits.nodes = Some(v)),
             // Clamped: no search reaches that deep, and the plies of a larger mate overflow.
             "mate" => number::<u32>(key, value).and_then(|n| {
                 if n < 1 {
                     return Err("go: mate 0 must be at least 1; ignored".to_string());
                 }
-                go.mate = Some(n.min(MATE_MAX));
+                go.limits.mate = Some(n.min(MATE_MAX));
                 Ok(())
             }),
             "perft" => {
@@ -200,7 +197,7 @@ fn parse_go(words: &[&str]) -> Result<Go, String> {
                 Ok(())
             }
             "infinite" => {
-                go.infinite = true;
+                go.limits.infinite = true;
                 i += 1;
                 continue;
             }
@@ -323,19 +320,22 @@ mod tests {
             Command::Go(g) => g,
             _ => unreachable!(),
         };
-        assert_eq!(go.wtime, Some(Duration::from_millis(100)));
-        assert_eq!(go.btime, None);
+        assert_eq!(
+            go.limits.clocks.time.white,
+            Some(Duration::from_millis(100))
+        );
+        assert_eq!(go.limits.clocks.time.black, None);
         let go = match parse("go infinite searchmoves e2e4 d2d4").unwrap() {
             Command::Go(g) => g,
             _ => unreachable!(),
         };
-        assert!(go.infinite);
+        assert!(go.limits.infinite);
         assert_eq!(go.searchmoves, vec!["e2e4", "d2d4"]);
         let go = match parse("go wtime -20 btime 5000 ponder").unwrap() {
             Command::Go(g) => g,
             _ => unreachable!(),
         };
-        assert_eq!(go.wtime, Some(Duration::ZERO));
+        assert_eq!(go.limits.clocks.time.white, Some(Duration::ZERO));
         assert!(go.ponder);
     }
 
@@ -345,7 +345,7 @@ mod tests {
             Command::Go(g) => g,
             _ => unreachable!(),
         };
-        assert_eq!(go.mate, Some(MATE_MAX));
+        assert_eq!(go.limits.mate, Some(MATE_MAX));
     }
 
     fn go(line: &str) -> Go {
@@ -359,19 +359,22 @@ mod tests {
     fn bad_go_parameters_are_reported_and_the_rest_kept() {
         let g = go("go depth abc movetime 50");
         assert_eq!(
-            (g.depth, g.movetime),
+            (g.limits.depth, g.limits.movetime),
             (None, Some(Duration::from_millis(50)))
         );
         assert_eq!(g.errors.len(), 1, "{:?}", g.errors);
         assert!(go("go depth").errors[0].contains("missing value"));
         let g = go("go fast depth 3");
-        assert_eq!((g.depth, g.errors.len()), (Some(3), 1));
+        assert_eq!((g.limits.depth, g.errors.len()), (Some(3), 1));
         // A keyword where a value should be is read as the keyword.
         let g = go("go wtime infinite");
-        assert!(g.infinite && g.wtime.is_none() && g.errors.len() == 1);
+        assert!(g.limits.infinite && g.limits.clocks.time.white.is_none() && g.errors.len() == 1);
         let g = go("go depth -5 go go nodes 7");
-        assert_eq!((g.depth, g.nodes, g.errors.len()), (None, Some(7), 3));
-        assert_eq!(go("go mate 0").mate, None);
+        assert_eq!(
+            (g.limits.depth, g.limits.nodes, g.errors.len()),
+            (None, Some(7), 3)
+        );
+        assert_eq!(go("go mate 0").limits.mate, None);
         assert_eq!(go("go mate 0").errors.len(), 1);
         assert!(go("go depth 3 movetime 9").errors.is_empty());
         // `go perft` asks for a count, not a search: a bad depth refuses it.

@@ -6,7 +6,7 @@ use std::thread::JoinHandle;
 use std::time::Duration;
 
 use shakmaty::uci::UciMove;
-use shakmaty::{CastlingMode, Chess, Color, Move, Position};
+use shakmaty::{CastlingMode, Chess, Move, Position};
 
 use super::command::{Command, Go, Start};
 use super::options::{self, Action, Apply, Change, Options};
@@ -17,9 +17,7 @@ use crate::eval::wdl::{self, WdlModel};
 use crate::eval::{explain, Evaluator, EvaluatorKind, Network};
 use crate::memory::THREAD_STACK_BYTES;
 use crate::position::{read_fen, FenPolicy, Game};
-use crate::search::{
-    Clock, Control, IterationInfo, Limits, Reporter, Searcher, Settings, TableReady,
-};
+use crate::search::{Control, IterationInfo, Limits, Reporter, Searcher, Settings, TableReady};
 use crate::tablebase::{LoadOptions, Tablebases, CHECKSUM_AT_LOAD};
 use crate::types::Bound;
 
@@ -329,7 +327,8 @@ impl Engine {
         for e in &go.errors {
             send_error(e);
         }
-        let limits = self.limits(&go);
+        let ponder = go.ponder;
+        let limits = self.limits(go);
         // One bestmove per go: a search still running answers before the new one starts.
         self.stop_search();
 
@@ -347,7 +346,7 @@ impl Engine {
             .flatten()
             .map(|model| (model, wdl::material(game.root.board())));
         self.searching_endlessly = limits.is_endless();
-        control.begin(go.ponder);
+        control.begin(ponder);
         self.searching.store(true, Ordering::SeqCst);
         let task = SearchTask {
             searcher,
@@ -380,20 +379,10 @@ impl Engine {
         }
     }
 
-    /// Turns `go` parameters into search limits for the side to move.
-    fn limits(&self, go: &Go) -> Limits {
+    /// The search limits of `go`, with its `searchmoves` checked against the position: the
+    /// legal ones restrict the root, the others are reported in one line and ignored.
+    fn limits(&self, go: Go) -> Limits {
         let pos = &self.game.root;
-        let (time, inc) = match pos.turn() {
-            Color::White => (go.wtime, go.winc),
-            Color::Black => (go.btime, go.binc),
-        };
-        // A clock given only for the other side still bounds the search.
-        let time = time.or(go.wtime).or(go.btime);
-        let clock = time.map(|time| Clock {
-            time,
-            increment: inc.unwrap_or_default(),
-            moves_to_go: go.movestogo.filter(|&n| n > 0),
-        });
         let mut searchmoves = Vec::new();
         let mut illegal = Vec::new();
         for text in &go.searchmoves {
@@ -416,14 +405,8 @@ impl Engine {
             )),
         }
         Limits {
-            depth: go.depth,
-            nodes: go.nodes,
-            mate: go.mate,
-            movetime: go.movetime,
-            clock,
-            infinite: go.infinite,
             searchmoves,
-            soft_nodes: None,
+            ..go.limits
         }
     }
 

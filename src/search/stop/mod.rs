@@ -6,13 +6,15 @@
 
 use std::time::Duration;
 
+use shakmaty::Color;
+
 mod control;
 mod limits;
 pub mod time;
 
 use crate::types::{Depth, Score};
 pub use control::Control;
-pub use limits::{Clock, Limits, MAX_DEPTH};
+pub use limits::{Clocks, Limits, MAX_DEPTH};
 use time::TimeBudget;
 
 /// What ends one thread's search, fixed when the search starts.
@@ -54,14 +56,14 @@ pub(super) struct Iteration {
 impl Default for StopPolicy {
     /// No limit at all: the policy of `Limits::default()` (a bare `go`).
     fn default() -> Self {
-        StopPolicy::new(&Limits::default(), Duration::ZERO, 0)
+        StopPolicy::new(&Limits::default(), Color::White, Duration::ZERO, 0)
     }
 }
 
 impl StopPolicy {
     /// The policy of `limits`, with the time manager's budget for a root of `legal_moves`
-    /// moves when the limits give a clock or a move time (less `overhead`).
-    pub fn new(limits: &Limits, overhead: Duration, legal_moves: usize) -> StopPolicy {
+    /// moves, `side` to move, when the limits give a clock or a move time (less `overhead`).
+    pub fn new(limits: &Limits, side: Color, overhead: Duration, legal_moves: usize) -> StopPolicy {
         let max_depth = match limits.depth {
             _ if limits.infinite => MAX_DEPTH,
             Some(d) => d.clamp(1, MAX_DEPTH),
@@ -71,7 +73,7 @@ impl StopPolicy {
             max_depth,
             nodes: limits.nodes.unwrap_or(u64::MAX),
             soft_nodes: limits.soft_nodes,
-            budget: TimeBudget::new(limits.clock, limits.movetime, overhead, legal_moves),
+            budget: TimeBudget::new(limits, side, overhead, legal_moves),
             mate: limits.mate,
             infinite: limits.infinite,
             endless: limits.is_endless(),
@@ -88,7 +90,7 @@ impl StopPolicy {
         };
         StopPolicy {
             helper: true,
-            ..StopPolicy::new(&limits, Duration::ZERO, 0)
+            ..StopPolicy::new(&limits, Color::White, Duration::ZERO, 0)
         }
     }
 
@@ -190,7 +192,7 @@ mod tests {
     }
 
     fn policy(limits: Limits) -> StopPolicy {
-        StopPolicy::new(&limits, Duration::ZERO, 20)
+        StopPolicy::new(&limits, Color::White, Duration::ZERO, 20)
     }
 
     #[test]

@@ -3,7 +3,9 @@
 
 use std::time::Duration;
 
-use super::limits::Clock;
+use shakmaty::Color;
+
+use super::limits::{Clock, Limits};
 use crate::search::params::*;
 
 /// The time a search may use, measured from the moment the clock started (the `go`, or the
@@ -20,16 +22,18 @@ pub struct TimeBudget {
 }
 
 impl TimeBudget {
-    /// The budget of `go`'s `clock` and `movetime` (either or both); `None` when the search
-    /// has no time limit (depth, nodes, mate, infinite).
+    /// The budget of the clock of `side` (the side to move) and the move time that `limits`
+    /// give (either or both); `None` when the search has no time limit (depth, nodes, mate,
+    /// infinite).
     pub fn new(
-        clock: Option<Clock>,
-        movetime: Option<Duration>,
+        limits: &Limits,
+        side: Color,
         overhead: Duration,
         legal_moves: usize,
     ) -> Option<TimeBudget> {
+        let clock = limits.clocks.of(side);
         let from_clock = clock.map(|c| Self::from_clock(c, overhead, legal_moves));
-        let from_movetime = movetime.map(|t| {
+        let from_movetime = limits.movetime.map(|t| {
             let t = t.saturating_sub(overhead).max(Duration::from_millis(1));
             TimeBudget {
                 soft: t,
@@ -118,12 +122,9 @@ pub fn node_share_percent(best_nodes: u64, all_nodes: u64) -> u32 {
 mod tests {
     use super::*;
 
-    fn clock(ms: u64, inc: u64, mtg: Option<u32>) -> Option<Clock> {
-        Some(Clock {
-            time: Duration::from_millis(ms),
-            increment: Duration::from_millis(inc),
-            moves_to_go: mtg,
-        })
+    /// The budget of White's clock when both sides have `ms` and `inc` (and `mtg`).
+    fn budget(ms: u64, inc: u64, mtg: Option<u32>, overhead: Duration) -> TimeBudget {
+        TimeBudget::new(&Limits::clock(ms, inc, mtg), Color::White, overhead, 20).unwrap()
     }
 
     #[test]
@@ -137,7 +138,7 @@ mod tests {
             (50, 0, Some(1)),
             (30, 0, None),
         ] {
-            let b = TimeBudget::new(clock(ms, inc, mtg), None, overhead, 20).unwrap();
+            let b = budget(ms, inc, mtg, overhead);
             assert!(b.soft <= b.hard, "{ms}+{inc}/{mtg:?}: {b:?}");
             assert!(
                 b.hard < Duration::from_millis(ms).max(Duration::from_millis(1)),
@@ -152,8 +153,7 @@ mod tests {
     #[test]
     fn a_low_clock_still_spends_at_least_the_whole_increment() {
         for ms in [300, 1000, 3000] {
-            let b =
-                TimeBudget::new(clock(ms, 100, None), None, Duration::from_millis(10), 20).unwrap();
+            let b = budget(ms, 100, None, Duration::from_millis(10));
             assert!(b.soft >= Duration::from_millis(100), "{ms}: {b:?}");
             assert!(b.hard < Duration::from_millis(ms), "{ms}: {b:?}");
         }
@@ -184,11 +184,11 @@ mod tests {
 
     #[test]
     fn movetime_subtracts_the_overhead() {
-        let movetime = Some(Duration::from_millis(500));
-        let b = TimeBudget::new(None, movetime, Duration::from_millis(20), 20).unwrap();
+        let movetime = Limits::movetime(500);
+        let b = TimeBudget::new(&movetime, Color::White, Duration::from_millis(20), 20).unwrap();
         assert_eq!(b.hard, Duration::from_millis(480));
         // A fixed move time is used in full.
         assert!(b.may_start_iteration(Duration::from_millis(470), 100));
-        assert!(TimeBudget::new(None, None, Duration::ZERO, 20).is_none());
+        assert!(TimeBudget::new(&Limits::depth(5), Color::White, Duration::ZERO, 20).is_none());
     }
 }
