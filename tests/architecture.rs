@@ -633,3 +633,33 @@ fn when_to_stop_and_what_is_reported_each_have_one_room() {
     }
     assert!(wrong.is_empty(), "{wrong:?}");
 }
+
+/// The UCI session (`uci::engine`) hands each job beside it to a file of its own: the search
+/// thread and its answer to `uci::task`, the `info` lines to `uci::info`, the `d` and `eval`
+/// displays to `uci::display` (they were all one file of four jobs: issue 78). Each mark below
+/// is found in its file's code and in no other file of `uci/`.
+#[test]
+fn the_uci_session_hands_each_job_to_its_own_file() {
+    let g = graph();
+    let marks = [
+        ("uci::task", "\"bestmove "),
+        ("uci::task", "thread::Builder"),
+        ("uci::info", "impl Reporter for"),
+        ("uci::info", "\"info depth {} seldepth"),
+        ("uci::display", "\"Fen: "),
+        ("uci::display", "Net evaluation ("),
+    ];
+    let mut wrong = Vec::new();
+    for (home, mark) in marks {
+        let at: Vec<&String> = g
+            .code
+            .iter()
+            .filter(|(m, code)| top(m) == "uci" && code.contains(mark))
+            .map(|(m, _)| m)
+            .collect();
+        if at != [home] {
+            wrong.push(format!("{mark}: in {at:?}, not only in {home}"));
+        }
+    }
+    assert!(wrong.is_empty(), "{wrong:?}");
+}

@@ -1,4 +1,7 @@
-//! Executing UCI commands: the position, the options, and the search thread.
+//! The UCI session: executing each command on the position, the options and the searcher it
+//! keeps, and starting and stopping the search thread. What it hands off lives beside it: the
+//! search thread's task (`task`), the `info` lines (`info`), the `d` and `eval` displays
+//! (`display`).
 
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex};
@@ -6,20 +9,19 @@ use std::thread::JoinHandle;
 use std::time::Duration;
 
 use shakmaty::uci::UciMove;
-use shakmaty::{CastlingMode, Chess, Move, Position};
+use shakmaty::{CastlingMode, Chess, Position};
 
 use super::command::{Command, Go, Start};
+use super::display;
 use super::options::{self, Action, Apply, Change, Options};
 use super::output::{send, send_error};
 use super::perft::uci_perft;
-use crate::eval;
-use crate::eval::wdl::{self, WdlModel};
-use crate::eval::{explain, Evaluator, EvaluatorKind, Network};
-use crate::memory::THREAD_STACK_BYTES;
+use super::task::SearchTask;
+use crate::eval::wdl;
+use crate::eval::{EvaluatorKind, Network};
 use crate::position::{read_fen, FenPolicy, Game};
-use crate::search::{Control, IterationInfo, Limits, Reporter, Searcher, Settings, TableReady};
+use crate::search::{Control, Limits, Searcher, Settings, TableReady};
 use crate::tablebase::{LoadOptions, Tablebases, CHECKSUM_AT_LOAD};
-use crate::types::Bound;
 
 /// How long a bounded search may go on after end of input before it is stopped: enough for
 /// the searches scripts pipe in (`go depth 12`, `go movetime 5000`), while a search with a
@@ -105,8 +107,11 @@ impl Engine {
                 self.stop_search();
                 return Flow::Quit;
             }
-            Command::Display => self.display(),
-            Command::Eval => self.show_eval(),
+            Command::Display => display::board(&self.game),
+            Command::Eval => {
+                let settings = self.search_settings();
+                display::evaluation(&self.game.root, self.network.as_ref(), &settings);
+            }
             Command::Ignored | Command::Empty => {}
         }
         Flow::Continue
@@ -151,6 +156,15 @@ impl Engine {
     fn lock_searcher(&self) -> std::sync::MutexGuard<'_, Searcher> {
         // A panicked search leaves the tables usable; recover them rather than die.
         self.searcher.lock().unwrap_or_else(|e| e.into_inner())
+    }
+
+    /// The settings the next search runs with: the options', with the strength limit when
+    /// `UCI_LimitStrength` is on.
+    fn search_settings(&self) -> Settings {
+        Settings {
+            strength_elo: self.options.limit_strength.then_some(self.options.elo),
+            ..self.options.search
+        }
     }
 
     fn castling_mode(&self) -> CastlingMode {
@@ -335,10 +349,7 @@ impl Engine {
         let game = self.game.clone();
         let searcher = Arc::clone(&self.searcher);
         let control = Arc::clone(&self.control);
-        let config = Settings {
-            strength_elo: self.options.limit_strength.then_some(self.options.elo),
-            ..self.options.search
-        };
+        let config = self.search_settings();
         let wdl = self
             .options
             .show_wdl
@@ -357,25 +368,10 @@ impl Engine {
             wdl,
             searching: Arc::clone(&self.searching),
         };
-        let fallback = task.fallback();
-        let spawned = std::thread::Builder::new()
-            .name("search".into())
-            .stack_size(THREAD_STACK_BYTES)
-            .spawn(move || task.run());
-        match spawned {
-            Ok(handle) => self.search_thread = Some(handle),
-            Err(e) => {
-                // Every `go` is answered: a GUI waiting for `bestmove` would lose on time. This
-                // thread cannot read `stop` while it searches, so the search is a short one.
-                self.searching_endlessly = false;
-                fallback.control.begin(false);
-                send_error(&format!(
-                    "cannot start the search thread: {e}; answering from a depth-{} search on \
-                     the input thread",
-                    FALLBACK_DEPTH
-                ));
-                fallback.run();
-            }
+        match task.start() {
+            Some(handle) => self.search_thread = Some(handle),
+            // The search ran here, and has answered.
+            None => self.searching_endlessly = false,
         }
     }
 
@@ -408,206 +404,5 @@ impl Engine {
             searchmoves,
             ..go.limits
         }
-    }
-
-    fn display(&self) {
-        let board = self.game.root.board();
-        send(" +---+---+---+---+---+---+---+---+");
-        for rank in (0..8).rev() {
-            let mut line = String::from(" |");
-            for file in 0..8 {
-                let sq = shakmaty::Square::from_coords(
-                    shakmaty::File::new(file),
-                    shakmaty::Rank::new(rank),
-                );
-                let c = board.piece_at(sq).map_or(' ', |p| p.char());
-                line += &format!(" {c} |");
-            }
-            send(&format!("{line} {}", rank + 1));
-            send(" +---+---+---+---+---+---+---+---+");
-        }
-        send("   a   b   c   d   e   f   g   h");
-        send(&format!("Fen: {}", self.game.fen()));
-        send(&format!("Key: {:016X}", self.game.root_key));
-        let checkers: Vec<String> = self
-            .game
-            .root
-            .checkers()
-            .into_iter()
-            .map(|s| s.to_string())
-            .collect();
-        send(&format!("Checkers: {}", checkers.join(" ")));
-    }
-
-    /// Prints every term group's contribution, like a classical engine's eval trace, then for
-    /// each evaluation each piece's contribution and the odds by that evaluation's model.
-    fn show_eval(&self) {
-        for line in eval::classical::report::lines(&self.game.root) {
-            send(&line);
-        }
-        let pos = &self.game.root;
-        let mut classical = Evaluator::new(EvaluatorKind::Classical, None);
-        let c = explain::contributions(&mut classical, pos);
-        let wdl = explain::white_wdl(EvaluatorKind::Classical, pos, c.white);
-        let name = "classical evaluation";
-        for line in explain::report_lines(name, &c, wdl, "the classical evaluation's model") {
-            send(&line);
-        }
-        match &self.network {
-            Some(net) => {
-                let side = net.evaluate(pos);
-                let white = if pos.turn().is_white() { side } else { -side };
-                send(&format!(
-                    "Net evaluation ({} {:016x}): {} cp (White side), {} cp (side to move){}",
-                    net.describe(),
-                    net.hash(),
-                    white.0,
-                    side.0,
-                    match (self.options.search.evaluator, self.options.limit_strength) {
-                        (EvaluatorKind::Net, false) => "; the search uses it",
-                        (EvaluatorKind::Net, true) => {
-                            "; the search uses the classical evaluation (UCI_LimitStrength)"
-                        }
-                        (EvaluatorKind::Classical, _) => {
-                            "; the search uses the classical evaluation (Evaluation)"
-                        }
-                    }
-                ));
-                let mut evaluator = Evaluator::new(EvaluatorKind::Net, Some(net));
-                let c = explain::contributions(&mut evaluator, pos);
-                let wdl = explain::white_wdl(EvaluatorKind::Net, pos, c.white);
-                let model = explain::net_model_note(net);
-                for line in explain::report_lines("net", &c, wdl, model) {
-                    send(&line);
-                }
-            }
-            None => send("Net evaluation: no net loaded (EvalFile)"),
-        }
-    }
-}
-
-/// How deep a search goes when no thread could be started for it and it runs on the input
-/// thread, which cannot read `stop` meanwhile: a legal move at once (milliseconds), whatever
-/// the `go` asked.
-const FALLBACK_DEPTH: i32 = 1;
-
-/// One `go`'s search and its answer, run on the search thread (or, when that cannot start,
-/// on the input thread as [`SearchTask::fallback`]).
-struct SearchTask {
-    searcher: Arc<Mutex<Searcher>>,
-    game: Game,
-    limits: Limits,
-    control: Arc<Control>,
-    config: Settings,
-    wdl: Option<(&'static WdlModel, i32)>,
-    searching: Arc<AtomicBool>,
-}
-
-impl SearchTask {
-    /// The same search bounded to [`FALLBACK_DEPTH`], not pondering: it ends on its own.
-    fn fallback(&self) -> SearchTask {
-        SearchTask {
-            searcher: Arc::clone(&self.searcher),
-            game: self.game.clone(),
-            limits: Limits {
-                depth: Some(FALLBACK_DEPTH),
-                searchmoves: self.limits.searchmoves.clone(),
-                ..Limits::default()
-            },
-            control: Arc::clone(&self.control),
-            config: self.config,
-            wdl: self.wdl,
-            searching: Arc::clone(&self.searching),
-        }
-    }
-
-    /// Searches, then prints the statistics and `bestmove`.
-    fn run(self) {
-        let SearchTask {
-            searcher,
-            game,
-            limits,
-            control,
-            config,
-            wdl,
-            searching,
-        } = self;
-        let mut searcher = searcher.lock().unwrap_or_else(|e| e.into_inner());
-        searcher.set_settings(config);
-        let mut reporter = UciReporter {
-            mode: game.castling_mode,
-            wdl,
-        };
-        let outcome = searcher.search(&game, &limits, &control, &mut reporter);
-        searching.store(false, Ordering::SeqCst);
-        for failure in &outcome.stats.helper_failures {
-            send_error(&format!("{failure}; the move is the main thread's"));
-        }
-        if let Some(failure) = &outcome.failure {
-            send_error(&format!(
-                "{failure}; the move is the last one it reported, else the first legal one"
-            ));
-        }
-        send(&format!(
-            "info string {}",
-            outcome.stats.summary(outcome.elapsed)
-        ));
-        match outcome.best_move {
-            Some(best) => {
-                let mut line = format!("bestmove {}", game.uci(best));
-                if let Some(reply) = outcome.ponder_move {
-                    line += &format!(" ponder {}", game.uci(reply));
-                }
-                send(&line);
-            }
-            None => {
-                send(&format!("info depth 0 score {}", outcome.score));
-                send("bestmove (none)");
-            }
-        }
-    }
-}
-
-/// Prints each iteration as an `info` line.
-struct UciReporter {
-    mode: CastlingMode,
-    /// With `UCI_ShowWDL`: the evaluation's model and the root's material.
-    wdl: Option<(&'static WdlModel, i32)>,
-}
-
-impl Reporter for UciReporter {
-    fn iteration(&mut self, info: &IterationInfo<'_>) {
-        let bound = match info.bound {
-            Bound::Exact => "",
-            Bound::Lower => " lowerbound",
-            Bound::Upper => " upperbound",
-        };
-        let pv: Vec<String> = info
-            .pv
-            .iter()
-            .map(|m: &Move| m.to_uci(self.mode).to_string())
-            .collect();
-        let wdl = match self.wdl {
-            Some((model, material)) => {
-                let (w, d, l) = model.wdl(info.score, material);
-                format!(" wdl {w} {d} {l}")
-            }
-            None => String::new(),
-        };
-        send(&format!(
-            "info depth {} seldepth {} multipv {} score {}{}{} nodes {} nps {} hashfull {} tbhits {} time {} pv {}",
-            info.depth,
-            info.seldepth,
-            info.multipv,
-            info.score,
-            bound,
-            wdl,
-            info.nodes,
-            info.nps(),
-            info.hashfull,
-            info.tb_hits,
-            info.elapsed.as_millis(),
-            pv.join(" ")
-        ));
     }
 }

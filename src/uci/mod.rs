@@ -1,13 +1,18 @@
-//! The UCI protocol: [`command`] parses lines, [`engine`] executes them, [`options`] holds the
-//! advertised options, [`output`] writes the lines, [`perft`] answers `go perft`. Commands are
+//! The UCI protocol: [`command`] parses lines, [`engine`] executes them (the session: the
+//! position, the options, the searcher), [`options`] holds the advertised options, [`output`]
+//! writes the lines, [`perft`] answers `go perft`; `task` is one `go`'s search on its thread,
+//! `info` its `info` lines, `display` the `d` and `eval` displays. Commands are
 //! read on this thread while the search runs on its own, so `isready`, `stop` and `quit` are
 //! answered at once.
 
 pub mod command;
+mod display;
 pub mod engine;
+mod info;
 pub mod options;
 pub mod output;
 pub mod perft;
+mod task;
 
 use std::io::{BufRead, Read};
 
