@@ -663,3 +663,35 @@ fn the_uci_session_hands_each_job_to_its_own_file() {
     }
     assert!(wrong.is_empty(), "{wrong:?}");
 }
+
+/// Each piece of the engine's state has one owner, the searcher (`search::Searcher` and its
+/// `search::shared::Shared`), which the UCI layer asks: `uci/` keeps no hash size, thread
+/// count, tablebase path or net of its own (it once kept each beside the searcher's: issue 78),
+/// and the rule that the net needs one loaded is written once, in the evaluator door.
+#[test]
+fn the_engine_state_has_one_owner() {
+    let g = graph();
+    let mut wrong = Vec::new();
+    let copies = [
+        "hash_mb:",
+        "threads:",
+        "syzygy_path",
+        "Option<Arc<Network>>",
+    ];
+    for (module, code) in g.code.iter().filter(|(m, _)| top(m) == "uci") {
+        for copy in copies.iter().filter(|c| code.contains(*c)) {
+            wrong.push(format!("{module} keeps `{copy}`"));
+        }
+    }
+    let rule = "(EvaluatorKind::Net, None)";
+    let at: Vec<&String> = g
+        .code
+        .iter()
+        .filter(|(_, code)| code.contains(rule))
+        .map(|(m, _)| m)
+        .collect();
+    if at != ["eval::evaluator"] {
+        wrong.push(format!("{rule} decided in {at:?}"));
+    }
+    assert!(wrong.is_empty(), "{wrong:?}");
+}

@@ -169,7 +169,7 @@ fn quiescence_equals_evaluation_only_in_quiet_positions() {
     let hanging = game("rnb1kbnr/pppp1ppp/8/4p1q1/4P3/3P4/PPP2PPP/RNBQKBNR w KQkq - 0 1");
     let mut s = Searcher::new(1);
     assert_eq!(s.evaluator(), EvaluatorKind::Net);
-    let net = Arc::clone(s.network().expect("the built-in net"));
+    let net = s.network().expect("the built-in net");
     assert_eq!(s.quiescence(&quiet.root), net.evaluate(&quiet.root));
     assert!(s.quiescence(&hanging.root) > net.evaluate(&hanging.root) + 500);
     s.set_evaluator(EvaluatorKind::Classical);

@@ -24,6 +24,18 @@ pub enum EvaluatorKind {
     Net,
 }
 
+impl EvaluatorKind {
+    /// The evaluation an evaluator asked for `self` computes: the net needs one (`network`),
+    /// and without one the evaluation is the classical one. The one place that says so: the
+    /// evaluator is built by it, and the searcher reports by it which evaluation runs.
+    pub fn with_network(self, network: Option<&Arc<Network>>) -> EvaluatorKind {
+        match (self, network) {
+            (EvaluatorKind::Net, None) => EvaluatorKind::Classical,
+            (kind, _) => kind,
+        }
+    }
+}
+
 /// One search thread's evaluation state: what the chosen evaluation keeps between calls.
 pub struct Evaluator {
     kind: EvaluatorKind,
@@ -39,16 +51,13 @@ impl Evaluator {
     /// An evaluator of `kind`; `Net` needs a `network` (without one it evaluates classically,
     /// and says so through [`Evaluator::kind`]).
     pub fn new(kind: EvaluatorKind, network: Option<&Arc<Network>>) -> Evaluator {
+        let kind = kind.with_network(network);
         let net = match kind {
             EvaluatorKind::Net => network.map(|n| Accumulators::new(Arc::clone(n))),
             EvaluatorKind::Classical => None,
         };
         Evaluator {
-            kind: if net.is_some() {
-                kind
-            } else {
-                EvaluatorKind::Classical
-            },
+            kind,
             pawns: PawnCache::default(),
             net,
             checking: false,

@@ -30,6 +30,7 @@ mod threads;
 mod worker;
 
 use std::panic::{catch_unwind, AssertUnwindSafe};
+use std::sync::atomic::AtomicBool;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
@@ -45,6 +46,7 @@ pub use clearing::TableReady;
 pub use config::{Settings, Steps, TtPolicy};
 pub use report::{IterationInfo, Reporter, SearchOutcome};
 use root::{ponder_from_tt, root_keys, root_moves, RootSearch};
+pub use shared::NetSlot;
 use shared::Shared;
 pub use stats::Stats;
 use stop::StopPolicy;
@@ -127,33 +129,38 @@ impl Searcher {
         self.finish_clearing();
         Arc::get_mut(&mut self.shared)
             .ok_or("the net is still in use by a search thread")?
-            .network = Some(network);
+            .network
+            .set(network);
         if self.settings.effective_evaluator() == EvaluatorKind::Net {
             self.clear_table();
         }
         Ok(())
     }
 
-    /// The evaluation the searches run: the settings' ([`Settings::effective_evaluator`]), but
-    /// the classical one where the net is asked for and none is loaded (as
-    /// [`crate::eval::Evaluator::new`] falls back).
+    /// The evaluation the searches run: the settings' ([`Settings::effective_evaluator`]), as
+    /// the net loaded allows ([`EvaluatorKind::with_network`]).
     pub fn evaluator(&self) -> EvaluatorKind {
-        match (self.settings.effective_evaluator(), &self.shared.network) {
-            (EvaluatorKind::Net, None) => EvaluatorKind::Classical,
-            (kind, _) => kind,
-        }
+        let network = self.network();
+        self.settings
+            .effective_evaluator()
+            .with_network(network.as_ref())
     }
 
     /// The net the learned evaluation runs (`None`: none loaded).
-    pub fn network(&self) -> Option<&Arc<Network>> {
-        self.shared.network.as_ref()
+    pub fn network(&self) -> Option<Arc<Network>> {
+        self.shared.network.get()
+    }
+
+    /// Where the net is kept, to read it without the searcher (UCI `eval` during a search).
+    pub fn net_slot(&self) -> NetSlot {
+        self.shared.network.clone()
     }
 
     /// Sets this thread's evaluator to the settings' kind and the shared net.
     fn prepare_evaluator(&mut self) {
-        let network = self.shared.network.as_ref();
+        let network = self.shared.network.get();
         self.thread
-            .use_evaluator(self.settings.effective_evaluator(), network);
+            .use_evaluator(self.settings.effective_evaluator(), network.as_ref());
         self.thread.evaluator.set_checking(self.settings.verify_net);
     }
 
@@ -182,6 +189,11 @@ impl Searcher {
             .ok_or("the tablebases are still in use by a search thread")?
             .tablebases = tablebases;
         Ok(())
+    }
+
+    /// The `SyzygyPath` the tablebases were loaded from (empty: none).
+    pub fn tablebase_path(&self) -> &str {
+        self.shared.tablebases.path()
     }
 
     /// The largest tablebases' piece count (0 without tables).
@@ -259,14 +271,20 @@ impl Searcher {
         }
     }
 
+    /// Empties the transposition table now; the tablebases and the net stay, for they are
+    /// kept beside it.
     fn clear_table(&mut self) {
         // A clear in the background is given up: this one empties the table now.
         self.clearing = None;
         match Arc::get_mut(&mut self.shared) {
             Some(shared) => shared.tt.clear(),
-            // Between searches nobody else holds the table; should a helper still, it keeps
-            // the old one and this searcher takes a fresh one.
-            None => self.shared = Arc::new(Shared::new(self.hash_mb)),
+            // Between searches nobody else holds the table; should a helper still, the table
+            // is emptied under it through the slots' atomics, as a clear in the background is
+            // beside a search: the same table, the same net and tablebases.
+            None => {
+                self.shared.tt.begin_shared_clear();
+                self.shared.tt.clear_part(0, 1, &AtomicBool::new(false));
+            }
         }
     }
 
@@ -481,5 +499,49 @@ impl Reporter for Remembering<'_> {
         if crate::testing::fail_search_at_depth().is_some_and(|d| info.depth >= d) {
             panic!("{} asked for it", crate::testing::FAIL_SEARCH_AT_DEPTH);
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::testing::{skip, Need};
+
+    /// `clear_table` (here through a new evaluator) with the shared state still held elsewhere,
+    /// as by a helper that had not let go: it once took a fresh `Shared`, which holds the
+    /// built-in net and no tablebases, so a loaded `EvalFile` and `SyzygyPath` were dropped
+    /// unseen (issue 78). Now the same table is emptied in place, and the net and tables stay.
+    #[test]
+    fn emptying_a_table_held_elsewhere_keeps_the_loaded_net_and_tablebases() {
+        let name = "emptying_a_table_held_elsewhere_keeps_the_loaded_net_and_tablebases";
+        let mut searcher = Searcher::new(1);
+        let net = Arc::new(crate::eval::nnue::tests::random_network(32, 7));
+        searcher.set_network(Arc::clone(&net)).unwrap();
+        let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/../shared/syzygy");
+        if std::path::Path::new(dir).join("KQvK.rtbw").exists() {
+            let (tablebases, _) = Tablebases::load(dir);
+            searcher.set_tablebases(tablebases).unwrap();
+            assert!(searcher.tablebase_pieces() >= 3);
+        } else {
+            skip(
+                name,
+                Need::Shared,
+                "no ../shared/syzygy: the net is checked, not the tables",
+            );
+        }
+        let pieces = searcher.tablebase_pieces();
+        searcher.run(&Game::default(), &Limits::depth(4));
+        assert!(searcher.shared.tt.hashfull() > 0);
+        let held = Arc::clone(&searcher.shared);
+        searcher.set_evaluator(EvaluatorKind::Classical);
+        let kept = searcher.network().expect("a net");
+        assert!(Arc::ptr_eq(&kept, &net), "the loaded net was dropped");
+        assert_eq!(
+            searcher.tablebase_pieces(),
+            pieces,
+            "the tablebases were dropped"
+        );
+        assert!(Arc::ptr_eq(&held, &searcher.shared), "not the same table");
+        assert!(tables::tt::is_empty_for_tests(&searcher.shared.tt));
     }
 }

@@ -1,9 +1,9 @@
 //! What every search thread reads and no thread owns: one [`Shared`] value behind an `Arc`,
-//! handed to the main thread and every helper: the transposition table and the tablebases (a
-//! net's weights join them here), so that a new shared resource needs no new argument threaded
-//! through the search.
+//! handed to the main thread and every helper: the transposition table, the tablebases and the
+//! net, so that a new shared resource needs no new argument threaded through the search. It is
+//! the one owner of each: the UCI layer asks the searcher for them, and keeps no copy.
 
-use std::sync::Arc;
+use std::sync::{Arc, RwLock};
 
 use super::tables::tt::TranspositionTable;
 use crate::eval::Network;
@@ -14,9 +14,8 @@ pub(super) struct Shared {
     pub tt: TranspositionTable,
     /// The tables of `SyzygyPath` (none by default); read-only during a search.
     pub tablebases: Tablebases,
-    /// The learned evaluation's weights, one copy for every thread's evaluator (`None`: no
-    /// net loaded, the classical evaluation only).
-    pub network: Option<Arc<Network>>,
+    /// The learned evaluation's weights, one copy for every thread's evaluator.
+    pub network: NetSlot,
 }
 
 impl Shared {
@@ -24,7 +23,27 @@ impl Shared {
         Shared {
             tt: TranspositionTable::new(hash_mb),
             tablebases: Tablebases::default(),
-            network: Network::embedded(),
+            network: NetSlot(Arc::new(RwLock::new(Network::embedded()))),
         }
+    }
+}
+
+/// The net the searches evaluate with (`None`: none loaded, the classical evaluation only),
+/// behind a lock of its own so that it can be read without the searcher: UCI `eval` shows it
+/// while a search holds the searcher, as [`super::TableReady`] answers `isready`. A clone reads
+/// the same slot, not a copy of the net. Written only between searches
+/// ([`super::Searcher::set_network`]); each thread's evaluator takes its own `Arc` of the net
+/// when a search starts, so no node reads the lock.
+#[derive(Clone)]
+pub struct NetSlot(Arc<RwLock<Option<Arc<Network>>>>);
+
+impl NetSlot {
+    /// The net in the slot now.
+    pub fn get(&self) -> Option<Arc<Network>> {
+        self.0.read().unwrap_or_else(|e| e.into_inner()).clone()
+    }
+
+    pub(super) fn set(&self, network: Arc<Network>) {
+        *self.0.write().unwrap_or_else(|e| e.into_inner()) = Some(network);
     }
 }

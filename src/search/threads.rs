@@ -200,10 +200,8 @@ fn helper_loop(
         match message {
             Message::Clear => thread.history.clear(),
             Message::Search(job) => {
-                thread.use_evaluator(
-                    job.settings.effective_evaluator(),
-                    job.shared.network.as_ref(),
-                );
+                let network = job.shared.network.get();
+                thread.use_evaluator(job.settings.effective_evaluator(), network.as_ref());
                 thread.evaluator.set_checking(job.settings.verify_net);
                 let stats = guarded(index, || {
                     helper_search(&job, &mut thread, index, control, published)

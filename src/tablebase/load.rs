@@ -99,7 +99,8 @@ pub(super) fn load(path: &str, options: &LoadOptions) -> (Tablebases, Loaded) {
         .iter()
         .filter(|(_, gate)| matches!(gate, Gate::Pending { .. }))
         .count();
-    let tb = Tablebases::with_gates(chosen, options.report.clone(), &mut loaded);
+    let mut tb = Tablebases::with_gates(chosen, options.report.clone(), &mut loaded);
+    tb.path = path.to_string();
     loaded.files = tb.wdl.len() + tb.dtz.len();
     loaded.tables = tb.wdl.len();
     (tb, loaded)
@@ -250,6 +251,7 @@ impl Tablebases {
             wdl,
             dtz,
             gates: Closing(gates),
+            path: String::new(),
         }
     }
 }

@@ -101,6 +101,11 @@ impl Tablebases {
         self.gates.0.refused()
     }
 
+    /// The `SyzygyPath` these tables were loaded from (empty: none).
+    pub fn path(&self) -> &str {
+        &self.path
+    }
+
     /// The most pieces of any table (0 without tables).
     pub fn max_pieces(&self) -> usize {
         self.tables.max_pieces()

@@ -35,6 +35,8 @@ pub struct Tablebases {
     pub(super) dtz: Vec<String>,
     /// What stands between the prober and each file: its checksum, passed or still due.
     pub(super) gates: Closing,
+    /// The `SyzygyPath` they were loaded from (empty: none).
+    pub(super) path: String,
 }
 
 /// The gates of a [`Tablebases`], closed when it is dropped: the background checksum thread
@@ -54,6 +56,7 @@ impl Default for Tablebases {
             wdl: Vec::new(),
             dtz: Vec::new(),
             gates: Closing(Arc::new(Gates::new(HashMap::new(), None))),
+            path: String::new(),
         }
     }
 }

@@ -64,12 +64,12 @@ pub(super) fn evaluation(pos: &Chess, network: Option<&Arc<Network>>, settings: 
                 net.hash(),
                 white.0,
                 side.0,
-                match (settings.evaluator, settings.strength_elo.is_some()) {
-                    (EvaluatorKind::Net, false) => "; the search uses it",
-                    (EvaluatorKind::Net, true) => {
+                match (settings.effective_evaluator(), settings.evaluator) {
+                    (EvaluatorKind::Net, _) => "; the search uses it",
+                    (EvaluatorKind::Classical, EvaluatorKind::Net) => {
                         "; the search uses the classical evaluation (UCI_LimitStrength)"
                     }
-                    (EvaluatorKind::Classical, _) => {
+                    (EvaluatorKind::Classical, EvaluatorKind::Classical) => {
                         "; the search uses the classical evaluation (Evaluation)"
                     }
                 }

@@ -20,7 +20,7 @@ use super::task::SearchTask;
 use crate::eval::wdl;
 use crate::eval::{EvaluatorKind, Network};
 use crate::position::{read_fen, FenPolicy, Game};
-use crate::search::{Control, Limits, Searcher, Settings, TableReady};
+use crate::search::{Control, Limits, NetSlot, Searcher, Settings, TableReady};
 use crate::tablebase::{LoadOptions, Tablebases, CHECKSUM_AT_LOAD};
 
 /// How long a bounded search may go on after end of input before it is stopped: enough for
@@ -47,9 +47,9 @@ pub struct Engine {
     /// The running search has no limit of its own (`go infinite`, a bare `go`, `go mate`
     /// alone): at end of input it is stopped, not awaited.
     searching_endlessly: bool,
-    /// The net the searcher holds, kept here too so that `eval` never waits for the
-    /// searcher's lock while a search runs.
-    network: Option<Arc<Network>>,
+    /// Where the searcher keeps its net, read here so that `eval` never waits for the
+    /// searcher's lock while a search runs (the searcher's own slot, not a copy).
+    network: NetSlot,
     /// Whether the table the last `ucinewgame` (or `Clear Hash`) empties in the background is
     /// empty: `isready` answers once it is. The next `go` does not wait for it past its clock
     /// (`Searcher::clear_in_background`).
@@ -58,16 +58,16 @@ pub struct Engine {
 
 impl Default for Engine {
     fn default() -> Self {
-        let options = Options::default();
+        let searcher = Searcher::new(options::HASH_DEFAULT_MB);
         Engine {
             game: Game::default(),
-            searcher: Arc::new(Mutex::new(Searcher::new(options.hash_mb))),
-            options,
+            network: searcher.net_slot(),
+            searcher: Arc::new(Mutex::new(searcher)),
+            options: Options::default(),
             control: Arc::new(Control::default()),
             search_thread: None,
             searching: Arc::new(AtomicBool::new(false)),
             searching_endlessly: false,
-            network: Network::embedded(),
             table_ready: TableReady::done(),
         }
     }
@@ -110,7 +110,8 @@ impl Engine {
             Command::Display => display::board(&self.game),
             Command::Eval => {
                 let settings = self.search_settings();
-                display::evaluation(&self.game.root, self.network.as_ref(), &settings);
+                let network = self.network.get();
+                display::evaluation(&self.game.root, network.as_ref(), &settings);
             }
             Command::Ignored | Command::Empty => {}
         }
@@ -208,36 +209,36 @@ impl Engine {
         match action {
             Action::ResizeHash(mb) => {
                 // Checked before the old table is freed: a refusal keeps it, contents and all.
-                let old = self.options.hash_mb;
+                let mut searcher = self.lock_searcher();
+                let old = searcher.hash_mb();
                 let resized = crate::memory::check_table_size("hash table", mb, old)
-                    .and_then(|()| self.lock_searcher().resize_hash(mb));
-                match resized {
-                    Ok(()) => self.options.hash_mb = mb,
-                    Err(e) => send_error(&format!("{e}; keeping the {old} MB table")),
+                    .and_then(|()| searcher.resize_hash(mb));
+                if let Err(e) = resized {
+                    send_error(&format!("{e}; keeping the {old} MB table"));
                 }
             }
             Action::ClearHash => self.clear_in_background(),
             Action::SetThreads(n) => {
                 // Checked before any is started: a helper that starts but cannot allocate its
                 // tables, or leaves no room for the search thread, would abort the process.
-                let old = self.options.threads;
+                let mut searcher = self.lock_searcher();
+                let old = searcher.threads();
                 let started = crate::memory::check_threads(n.saturating_sub(old))
-                    .and_then(|()| self.lock_searcher().set_threads(n));
-                match started {
-                    Ok(()) => self.options.threads = n,
-                    Err(e) => send_error(&format!(
+                    .and_then(|()| searcher.set_threads(n));
+                if let Err(e) = started {
+                    send_error(&format!(
                         "{e}; Threads stays at {old}: searches run on {old} thread{}",
                         if old == 1 { "" } else { "s" }
-                    )),
+                    ));
                 }
             }
             Action::Chess960(on) => {
                 self.options.chess960 = on;
                 self.game.castling_mode = self.castling_mode();
             }
-            Action::LoadTablebases(path) => self.load_tablebases(path),
+            Action::LoadTablebases(path) => self.load_tablebases(&path),
             Action::SetEvaluation(kind) => {
-                if kind == EvaluatorKind::Net && self.network.is_none() {
+                if kind == EvaluatorKind::Net && self.lock_searcher().network().is_none() {
                     return send_error("Evaluation: no net is loaded (set EvalFile first)");
                 }
                 self.options.search.evaluator = kind;
@@ -261,13 +262,10 @@ impl Engine {
         let description = format!("{} {:016x}", network.describe(), network.hash());
         let set = self.lock_searcher().set_network(Arc::clone(&network));
         match set {
-            Ok(()) => {
-                self.network = Some(network);
-                send(&format!(
-                    "info string EvalFile: loaded the {description} from {}",
-                    if path.is_empty() { "the binary" } else { path }
-                ))
-            }
+            Ok(()) => send(&format!(
+                "info string EvalFile: loaded the {description} from {}",
+                if path.is_empty() { "the binary" } else { path }
+            )),
             Err(e) => send_error(&format!("EvalFile: {e}")),
         }
     }
@@ -279,20 +277,23 @@ impl Engine {
     /// A table beyond the bytes checksummed at load is checksummed at its first probe, on a
     /// thread of its own; one refused then is reported when found, as an `info string error`
     /// of its own (a line may come at any time, as `info` lines do).
-    fn load_tablebases(&mut self, path: String) {
+    fn load_tablebases(&mut self, path: &str) {
         let options = LoadOptions {
             report: Some(Arc::new(|line: &str| {
                 send_error(&format!("SyzygyPath: {line}"))
             })),
             ..LoadOptions::default()
         };
-        let (tablebases, loaded) = Tablebases::load_with(&path, &options);
+        let (tablebases, loaded) = Tablebases::load_with(path, &options);
         for e in &loaded.errors {
             send_error(&format!("SyzygyPath: {e}"));
         }
         if loaded.tables == 0 && loaded.directories > 0 {
-            let kept = &self.options.syzygy_path;
-            let kept = if kept.is_empty() { "none" } else { kept };
+            let searcher = self.lock_searcher();
+            let kept = match searcher.tablebase_path() {
+                "" => "none",
+                kept => kept,
+            };
             return send_error(&format!(
                 "SyzygyPath: no tables loaded; keeping the previous ones ({kept})"
             ));
@@ -301,7 +302,6 @@ impl Engine {
         let set = self.lock_searcher().set_tablebases(tablebases);
         match set {
             Ok(()) => {
-                self.options.syzygy_path = path;
                 let pending = match loaded.pending {
                     0 => String::new(),
                     n => format!(

@@ -25,17 +25,15 @@ pub const MOVE_OVERHEAD_MAX_MS: u64 = 5_000;
 /// How a GUI says "no value" for a `string` option (the UCI convention).
 pub const EMPTY: &str = "<empty>";
 
-/// The current option values.
+/// The current values of the options the session keeps. The hash size, the threads, the net
+/// and the tablebases are the searcher's, and asked of it: kept here too, they were copies that
+/// had to be kept in step (issue 78).
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Options {
-    pub hash_mb: usize,
-    pub threads: usize,
     /// The search's own settings (`MultiPV`, `Move Overhead`), handed to every search.
     pub search: Settings,
     pub ponder: bool,
     pub chess960: bool,
-    /// `SyzygyPath` as last loaded (empty: no tables).
-    pub syzygy_path: String,
     /// `UCI_ShowWDL`: `info` lines carry `wdl W D L`.
     pub show_wdl: bool,
     /// `UCI_LimitStrength` and `UCI_Elo`: the level the next searches play at when limited.
@@ -50,12 +48,9 @@ pub struct Options {
 impl Default for Options {
     fn default() -> Self {
         Options {
-            hash_mb: HASH_DEFAULT_MB,
-            threads: 1,
             search: Settings::default(),
             ponder: false,
             chess960: false,
-            syzygy_path: String::new(),
             show_wdl: false,
             limit_strength: false,
             elo: ELO_MAX,

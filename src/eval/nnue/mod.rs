@@ -757,7 +757,7 @@ impl Accumulators {
 }
 
 #[cfg(test)]
-mod tests;
+pub(crate) mod tests;
 
 /// The net built into the binary: `nets/cutoff-256-m40-l10-30-d60-lr5e6-b8.nnue` (402,016
 /// bytes, 8 output buckets), generation 3's final net: trained for 40 epochs on 60.0 M
