@@ -1,6 +1,5 @@
 //! The search through the library API: mates, draws, material, and the transposition table.
 
-use std::sync::Arc;
 use std::time::Duration;
 
 use cutoff::eval::EvaluatorKind;
