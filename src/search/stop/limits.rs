@@ -13,7 +13,7 @@ pub const MAX_DEPTH: Depth = MAX_PLY as Depth - 8;
 
 /// The clocks as `go` gives them: each side's time left (`wtime`, `btime`) and increment
 /// (`winc`, `binc`), and the moves to the next time control (`movestogo`). Which side's the
-/// search reads is known only at the root ([`Clocks::of`]).
+/// search reads is known only at the root (`Clocks::of`).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct Clocks {
     pub time: ByColor<Option<Duration>>,
