@@ -21,10 +21,9 @@ const LAYERS: &[&[&str]] = &[
     &["eval", "tablebase", "epd"],
     // The search, and the move-tree counter beside it.
     &["search", "perft"],
-    // Libraries the commands drive: bench positions, self-play data, the alpha-beta lab.
-    &["bench", "datagen", "reference"],
-    // The web pages (HTML with their JSON and scripts), drawn from the lab and the evaluation.
-    &["pages"],
+    // Libraries the commands drive: bench positions, self-play data, the lab (the alpha-beta
+    // searches of `tree` and `compare`, `explain`, and the pages of all three).
+    &["bench", "datagen", "lab"],
     // The tuner fits the evaluation to datagen's records; the trainer fits the net to them.
     &["tune", "train"],
     // The two front doors: the command line and the UCI loop.
@@ -694,4 +693,52 @@ fn the_engine_state_has_one_owner() {
         wrong.push(format!("{rule} decided in {at:?}"));
     }
     assert!(wrong.is_empty(), "{wrong:?}");
+}
+
+/// The lab's rooms: `lab::tree`, `lab::compare` and `lab::explain` each hold one feature whole
+/// and do not import each other; what they share (the page shell `lab::html`, the searches of
+/// `lab::minimax`) imports no feature, the shell nothing else of the lab, and nothing imports
+/// `lab/mod.rs`, which only names the rooms. In each room the data never imports the drawings
+/// (the page, the table, the plot) nor the shell: a page is drawn from what the text is printed
+/// from, never the other way round (what `reference/` below `pages/` kept as two layers).
+#[test]
+fn the_lab_features_are_rooms_over_the_shared_page_machinery() {
+    let g = graph();
+    let under = |m: &str, room: &str| m == room || m.starts_with(&format!("{room}::"));
+    let feature = |m: &str| -> Option<&'static str> {
+        ["lab::tree", "lab::compare", "lab::explain"]
+            .into_iter()
+            .find(|f| under(m, f))
+    };
+    let drawing = |m: &str| {
+        under(m, "lab::html")
+            || ["::page", "::table", "::plot"]
+                .iter()
+                .any(|d| m.ends_with(d))
+    };
+    let mut wrong = Vec::new();
+    for (from, tos) in g.edges.iter().filter(|(m, _)| top(m) == "lab") {
+        for to in tos.iter().filter(|to| top(to) == "lab") {
+            let across = feature(to).is_some() && feature(from) != feature(to);
+            let shell_reaching_out = under(from, "lab::html") && !under(to, "lab::html");
+            let data_on_drawing = !drawing(from) && drawing(to);
+            if to == "lab" || across || shell_reaching_out || data_on_drawing {
+                wrong.push(format!("{from} -> {to}"));
+            }
+        }
+    }
+    assert!(
+        wrong.is_empty(),
+        "imports out of the lab's rooms: {wrong:?}"
+    );
+    for page in [
+        "lab::tree::page",
+        "lab::compare::page",
+        "lab::explain::page",
+    ] {
+        assert!(
+            g.edges.get(page).is_some_and(|e| e.contains("lab::html")),
+            "{page} is drawn in the shared page shell"
+        );
+    }
 }

@@ -422,7 +422,7 @@ fn tree_from_stdin_refuses_nesting_100000_deep_and_binary_input() {
 
 #[test]
 fn tree_at_the_nesting_limit_is_analysed_without_overflowing_the_stack() {
-    let max = cutoff::reference::bracket::MAX_NESTING;
+    let max = cutoff::lab::tree::bracket::MAX_NESTING;
     let tree = "[".repeat(max) + "1,2" + &"]".repeat(max);
     let r = run_with_input(&["tree", "-"], tree.as_bytes());
     assert_no_crash(&r, "tree at the nesting limit");
@@ -487,7 +487,7 @@ fn tree_refuses_a_tree_of_more_nodes_than_it_analyses_before_building_it() {
 #[cfg(unix)]
 #[test]
 fn a_deep_tree_is_analysed_in_memory_that_does_not_grow_with_its_depth() {
-    let depth = cutoff::reference::bracket::MAX_NESTING;
+    let depth = cutoff::lab::tree::bracket::MAX_NESTING;
     let tree = "[".repeat(depth) + &"1,".repeat(199_999) + "1" + &"]".repeat(depth);
     let r = run_capped_with_input(1 << 30, &["tree", "-"], tree.as_bytes());
     assert_no_crash(&r, "tree - of 200000 leaves 1000 deep");

@@ -22,9 +22,9 @@
 use std::process::Command;
 use std::sync::OnceLock;
 
+use cutoff::lab::compare::chess::{run_mode, ChessTree, Mode};
+use cutoff::lab::compare::{compare_depth, table, DepthResults};
 use cutoff::position::pos;
-use cutoff::reference::chess::{run_mode, ChessTree, Mode};
-use cutoff::reference::compare::{compare_depth, table, DepthResults};
 use cutoff::types::Score;
 use indicatif::ProgressBar;
 
@@ -354,7 +354,7 @@ fn a_root_without_moves_is_reported_as_mate_or_stalemate_without_negative_counts
 /// factor 1.5.
 #[test]
 fn the_cost_model_counts_minimax_exactly_where_cheap_and_close_beyond() {
-    use cutoff::reference::cost::CostModel;
+    use cutoff::lab::compare::cost::CostModel;
     let start = CostModel::new(&pos(STARTPOS), 6);
     assert_eq!(start.minimax_nodes(4), 206_604.0);
     assert!(start.is_exact(4));

@@ -12,10 +12,10 @@ use std::path::PathBuf;
 use std::process::Command;
 
 use common::json::{page_data, J};
-use cutoff::pages::tree::{tree_page, Order};
-use cutoff::reference::bracket::{BracketTree, ROOT};
-use cutoff::reference::minimax::Side;
-use cutoff::reference::tree::{analyse, summary, trace_text};
+use cutoff::lab::minimax::Side;
+use cutoff::lab::tree::bracket::{BracketTree, ROOT};
+use cutoff::lab::tree::page::{tree_page, Order};
+use cutoff::lab::tree::{analyse, summary, trace_text};
 use proptest::prelude::*;
 
 // ---------------------------------------------------------------------------------------------

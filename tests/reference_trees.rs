@@ -3,12 +3,12 @@
 
 use std::process::Command;
 
-use cutoff::reference::bracket::{BracketTree, ROOT};
-use cutoff::reference::minimax::{
+use cutoff::lab::minimax::{
     minimax, AlphaBeta, Counters, GameTree, GenerationOrder, MoveOrder, OracleOrder, Side, Silent,
     Value, INF,
 };
-use cutoff::reference::tree::{analyse, Report};
+use cutoff::lab::tree::bracket::{BracketTree, ROOT};
+use cutoff::lab::tree::{analyse, Report};
 use proptest::prelude::*;
 
 fn tree(text: &str) -> BracketTree {

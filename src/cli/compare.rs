@@ -16,11 +16,12 @@ use indicatif::{HumanCount, ProgressBar, ProgressStyle};
 use shakmaty::{CastlingMode, Chess, EnPassantMode, Position};
 
 use super::IntRange;
-use crate::pages::compare::compare_page;
+use crate::lab::compare::chess::{run_mode, ChessTree, Mode};
+use crate::lab::compare::cost::CostModel;
+use crate::lab::compare::page::compare_page;
+use crate::lab::compare::plot::svg_plot;
+use crate::lab::compare::{compare_depth, principal_line, table, DepthResults};
 use crate::position::{read_fen, FenPolicy};
-use crate::reference::chess::{run_mode, ChessTree, Mode};
-use crate::reference::compare::{compare_depth, principal_line, svg_plot, table, DepthResults};
-use crate::reference::cost::CostModel;
 use crate::types::Depth;
 
 /// The deepest `--depth` accepted: minimax beyond this would not finish anyway.

@@ -15,7 +15,7 @@ use shakmaty::{CastlingMode, Chess};
 use crate::eval::classical::report;
 use crate::eval::explain::{self, map_lines, placement_maps, report_lines};
 use crate::eval::{Evaluator, EvaluatorKind, Network};
-use crate::pages::explain::{explain_page, ExplainPage, Explained};
+use crate::lab::explain::page::{explain_page, ExplainPage, Explained};
 use crate::position::{read_fen, FenPolicy};
 
 /// The committed sample the maps are measured over (explain/sample.fen says how it was drawn).

@@ -1,7 +1,7 @@
 //! The command-line tools, side by side: each file is one subcommand's arguments (clap `Args`),
 //! its `run`, and what it prints. The work itself is in the library modules below them
-//! ([`crate::perft`], [`crate::epd`], [`crate::eval::explain`], [`crate::bench`], [`crate::datagen`], [`crate::tune`], [`crate::train`],
-//! [`crate::reference`], [`crate::tablebase`]), and what the commands share in [`crate::util`]. No command imports
+//! ([`crate::perft`], [`crate::epd`], [`crate::bench`], [`crate::datagen`], [`crate::tune`], [`crate::train`],
+//! [`crate::lab`], [`crate::tablebase`]), and what the commands share in [`crate::util`]. No command imports
 //! another.
 
 pub mod bench;

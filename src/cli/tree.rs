@@ -8,10 +8,10 @@
 use std::path::PathBuf;
 use std::process::ExitCode;
 
-use crate::pages::tree::{tree_page, Order};
-use crate::reference::bracket::BracketTree;
-use crate::reference::minimax::Side;
-use crate::reference::tree::{analyse, summary, trace_text};
+use crate::lab::minimax::Side;
+use crate::lab::tree::bracket::BracketTree;
+use crate::lab::tree::page::{tree_page, Order};
+use crate::lab::tree::{analyse, summary, trace_text};
 
 /// Command-line arguments of `cutoff tree`.
 #[derive(clap::Args, Debug)]
@@ -36,7 +36,7 @@ pub struct Args {
 }
 
 /// The largest tree read from standard input: a bound on what endless input can take. What a
-/// tree costs once read is bounded by its nodes ([`crate::reference::bracket::MAX_NODES`]).
+/// tree costs once read is bounded by its nodes ([`crate::lab::tree::bracket::MAX_NODES`]).
 const MAX_STDIN_BYTES: u64 = 64 << 20;
 
 /// The most nodes `--trace` and `--html` show: every step they print or replay names a node by

@@ -1,26 +1,18 @@
-//! The self-contained web pages (`--html`) and the JSON inside them, apart from the data they
-//! draw: the tree and compare pages draw the alpha-beta lab ([`crate::reference`]), the explain
-//! page draws the evaluation's breakdown ([`crate::eval::explain`]). Each page is one HTML file
-//! with its styles, script and drawings inline and no external address anywhere; its numbers
-//! ride along as JSON in `<script type="application/json" id="cutoff-data">`, which the script
-//! draws from and the tests read back. The pages build on the text reports, never the other
-//! way round.
-//!
-//! - [`tree`]: `cutoff tree --html`; [`compare`]: `cutoff compare --html`; [`explain`]:
-//!   `cutoff explain --html`.
-//! - [`json`]: the small JSON writer they embed their data with.
-//! - `assets/`: the page frame, the shared style and each page's script and style, included in
-//!   the binary.
+//! The page machinery the lab's three pages share: the page shell (`page.html`, with the
+//! shared style `page.css`), HTML escaping, and the small JSON writer ([`json`]) the pages
+//! embed their numbers with. Each page is one HTML file with its styles, script and drawings
+//! inline and no external address anywhere; its numbers ride along as JSON in
+//! `<script type="application/json" id="cutoff-data">`, which the script draws from and the
+//! tests read back. What each page draws lives with its feature: [`crate::lab::tree::page`],
+//! [`crate::lab::compare::page`], [`crate::lab::explain::page`], each with its script and style
+//! beside it; this module knows none of them.
 
-pub mod compare;
-pub mod explain;
 pub mod json;
-pub mod tree;
 
 use json::Json;
 
-const PAGE: &str = include_str!("assets/page.html");
-const CSS: &str = include_str!("assets/page.css");
+const PAGE: &str = include_str!("page.html");
+const CSS: &str = include_str!("page.css");
 
 /// The `id` of the script element holding the page's data.
 pub const DATA_ID: &str = "cutoff-data";

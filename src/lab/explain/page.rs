@@ -11,14 +11,14 @@ use std::fmt::Write as _;
 
 use shakmaty::{Chess, Color, EnPassantMode, Piece, Role};
 
-use super::json::Json;
-use super::{escape, page};
 use crate::eval::classical::report::Row;
 use crate::eval::classical::Breakdown;
 use crate::eval::explain::{pawns, Cell, Contributions, PlacementMap};
+use crate::lab::html::json::Json;
+use crate::lab::html::{escape, page};
 
-const EXPLAIN_JS: &str = include_str!("assets/explain.js");
-const EXPLAIN_CSS: &str = include_str!("assets/explain.css");
+const EXPLAIN_JS: &str = include_str!("explain.js");
+const EXPLAIN_CSS: &str = include_str!("explain.css");
 
 /// One evaluation's view of the position: its name, contributions, odds and which model
 /// gave them, and its placement maps over the sample.

@@ -8,14 +8,14 @@
 //! what that JSON says, and the tests read the JSON back: the page cannot disagree with the
 //! text output.
 
-use super::json::Json;
-use super::{escape, page};
-use crate::reference::bracket::{BracketTree, ROOT};
-use crate::reference::minimax::{show, Side, Value};
-use crate::reference::tree::{pruned_leaves, Event, Observed, Report};
+use crate::lab::html::json::Json;
+use crate::lab::html::{escape, page};
+use crate::lab::minimax::{show, Side, Value};
+use crate::lab::tree::bracket::{BracketTree, ROOT};
+use crate::lab::tree::{pruned_leaves, Event, Observed, Report};
 use crate::types::Bound;
 
-const TREE_JS: &str = include_str!("assets/tree.js");
+const TREE_JS: &str = include_str!("tree.js");
 
 /// A value as a person reads it: `3`, `−2`, `+∞`, `−∞` (the JSON keeps [`show`]'s ASCII).
 pub fn pretty(v: Value) -> String {
@@ -237,8 +237,8 @@ pub fn tree_data(tree: &BracketTree, root_side: Side, report: &Report, order: Or
     let nodes = (0..tree.nodes.len())
         .map(|n| {
             let leaf = match &tree.nodes[n].kind {
-                crate::reference::bracket::Kind::Leaf(v) => value(*v),
-                crate::reference::bracket::Kind::Inner(_) => Json::Null,
+                crate::lab::tree::bracket::Kind::Leaf(v) => value(*v),
+                crate::lab::tree::bracket::Kind::Inner(_) => Json::Null,
             };
             Json::obj([
                 ("path", Json::str(tree.path(n))),
@@ -303,10 +303,7 @@ fn tree_body(tree: &BracketTree, root_side: Side, report: &Report) -> String {
         cuts.push_str(&format!(
             "<li>{}: skipped {}</li>\n",
             escape(&cut_label(tree, cut.node, cut.alpha, cut.beta)),
-            escape(&crate::reference::tree::describe_skipped(
-                tree,
-                &cut.skipped
-            ))
+            escape(&crate::lab::tree::describe_skipped(tree, &cut.skipped))
         ));
     }
     if cuts.is_empty() {

@@ -8,11 +8,12 @@ use std::fmt::Write as _;
 
 use shakmaty::{Chess, Color, Position, Role, Square};
 
-use super::json::Json;
-use super::{escape, page};
-use crate::reference::chess::{minimal_tree_leaves, Mode};
-use crate::reference::compare::{svg_plot, DepthResults, Line, ValuedMove};
-use crate::reference::minimax::Counters;
+use crate::lab::compare::chess::{minimal_tree_leaves, Mode};
+use crate::lab::compare::plot::svg_plot;
+use crate::lab::compare::{DepthResults, Line, ValuedMove};
+use crate::lab::html::json::Json;
+use crate::lab::html::{escape, page};
+use crate::lab::minimax::Counters;
 
 /// The board as plain SVG, White at the bottom, pieces as chess glyphs.
 pub fn board_svg(pos: &Chess) -> String {

@@ -14,11 +14,11 @@ use std::time::{Duration, Instant};
 
 use shakmaty::{Chess, Move, Position};
 
-use super::minimax::{
+use crate::eval::classical::evaluate;
+use crate::lab::minimax::{
     minimax, AlphaBeta, Counters, GameTree, GenerationOrder, MoveOrder, OracleOrder, Side, Silent,
     Value,
 };
-use crate::eval::classical::evaluate;
 use crate::position::{full_key, Key};
 use crate::search::ordering::mvv_lva;
 use crate::types::{Depth, Score};

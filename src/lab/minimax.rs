@@ -15,7 +15,7 @@ use crate::types::Bound;
 /// integers of a bracket tree, with room for the two infinities below.
 pub type Value = i64;
 
-/// Plus infinity: the initial β. Never a leaf value ([`crate::reference::bracket`] refuses
+/// Plus infinity: the initial β. Never a leaf value ([`crate::lab::tree::bracket`] refuses
 /// leaves this large).
 pub const INF: Value = i64::MAX;
 

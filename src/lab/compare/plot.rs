@@ -1,7 +1,57 @@
-//! A small hand-written SVG line plot with a logarithmic y axis: enough for "nodes against
-//! depth, one line per mode", without pulling a plotting crate and its font stack into the build.
+//! The plot of `cutoff compare --svg` (and of its page): nodes against depth, one line per
+//! mode, drawn by a small hand-written SVG line plot with a logarithmic y axis, without pulling
+//! a plotting crate and its font stack into the build.
 
 use std::fmt::Write as _;
+
+use super::chess::{minimal_tree_leaves, Mode};
+use super::DepthResults;
+
+/// The SVG plot of nodes against depth for all modes, with the minimal-tree line.
+pub fn svg_plot(fen: &str, root_moves: usize, all: &[DepthResults]) -> String {
+    let mut series: Vec<Series> = Mode::ALL
+        .iter()
+        .map(|&mode| Series {
+            name: mode.short().to_string(),
+            points: all
+                .iter()
+                .map(|r| (f64::from(r.depth), r.get(mode).counters.nodes as f64))
+                .collect(),
+            dashed: false,
+        })
+        .collect();
+    series.push(Series {
+        name: format!("minimal tree, b={root_moves} (leaves)"),
+        points: all
+            .iter()
+            .map(|r| {
+                (
+                    f64::from(r.depth),
+                    minimal_tree_leaves(root_moves as f64, r.depth as u32),
+                )
+            })
+            .collect(),
+        dashed: true,
+    });
+    let notes = [
+        "ID + hash move: nodes of all".to_string(),
+        "  iterations 1..d summed.".to_string(),
+        "oracle: final pass only.".to_string(),
+        "minimal tree: Knuth-Moore".to_string(),
+        "  b^\u{2308}d/2\u{2309} + b^\u{230a}d/2\u{230b} \u{2212} 1 leaves,".to_string(),
+        format!("  b = {root_moves} root moves."),
+    ];
+    plot(
+        &Labels {
+            title: "Nodes searched to a fixed depth: minimax vs alpha-beta",
+            subtitle: fen,
+            x: "depth (plies)",
+            y: "nodes (log scale)",
+            notes: &notes,
+        },
+        &series,
+    )
+}
 
 /// One line of the plot.
 #[derive(Clone, Debug)]

@@ -5,9 +5,13 @@
 //! cutoff with the subtrees it skipped (1-based paths, leaves covered) and the α/β that fired,
 //! then counters. [`trace_text`] is every step of the alpha-beta search.
 
+pub mod bracket;
+pub mod page;
+
 use std::fmt::Write as _;
 
-use super::bracket::{BracketTree, Kind, ROOT};
+use bracket::{BracketTree, Kind, ROOT};
+
 use super::minimax::{
     minimax, show, AlphaBeta, Counters, GenerationOrder, MoveOrder, Observer, OracleOrder, Side,
     Value,

@@ -7,7 +7,7 @@
 
 use std::fmt;
 
-use super::minimax::{GameTree, Value};
+use crate::lab::minimax::{GameTree, Value};
 
 /// The largest leaf magnitude accepted: far from the ±∞ of the search window.
 pub const MAX_LEAF: Value = 999_999_999_999_999;

@@ -1,9 +1,14 @@
 //! Minimax against alpha-beta with several move orderings on one chess position, at a fixed
 //! depth: the runs, the text table and the plot of `cutoff compare` ([`crate::cli::compare`]),
-//! and the principal line its page shows ([`crate::pages::compare`]).
+//! and the principal line its page shows ([`crate::lab::compare::page`]).
 //!
 //! Every mode must return minimax's value (the table says so in a `verdict:` line); what
 //! differs is how many nodes each needed. See `docs/alphabeta.md` for how to read the table.
+
+pub mod chess;
+pub mod cost;
+pub mod page;
+pub mod plot;
 
 use std::fmt::Write as _;
 use std::time::Duration;
@@ -12,12 +17,11 @@ use indicatif::ProgressBar;
 use shakmaty::san::SanPlus;
 use shakmaty::{Chess, Move, Position};
 
-use super::chess::{
+use super::minimax::{AlphaBeta, Counters, Side, Silent, Value};
+use crate::types::{Depth, Score};
+use chess::{
     minimal_tree_leaves, run_mode, to_score, ChessNode, ChessTree, HashMoveOrder, Mode, ModeResult,
 };
-use super::minimax::{AlphaBeta, Counters, Side, Silent, Value};
-use super::svg::{plot, Labels, Series};
-use crate::types::{Depth, Score};
 
 /// All modes' results at one depth.
 #[derive(Clone, Debug)]
@@ -167,52 +171,6 @@ pub fn table(pos: &Chess, r: &DepthResults) -> String {
         );
     }
     out
-}
-
-/// The SVG plot of nodes against depth for all modes, with the minimal-tree line.
-pub fn svg_plot(fen: &str, root_moves: usize, all: &[DepthResults]) -> String {
-    let mut series: Vec<Series> = Mode::ALL
-        .iter()
-        .map(|&mode| Series {
-            name: mode.short().to_string(),
-            points: all
-                .iter()
-                .map(|r| (f64::from(r.depth), r.get(mode).counters.nodes as f64))
-                .collect(),
-            dashed: false,
-        })
-        .collect();
-    series.push(Series {
-        name: format!("minimal tree, b={root_moves} (leaves)"),
-        points: all
-            .iter()
-            .map(|r| {
-                (
-                    f64::from(r.depth),
-                    minimal_tree_leaves(root_moves as f64, r.depth as u32),
-                )
-            })
-            .collect(),
-        dashed: true,
-    });
-    let notes = [
-        "ID + hash move: nodes of all".to_string(),
-        "  iterations 1..d summed.".to_string(),
-        "oracle: final pass only.".to_string(),
-        "minimal tree: Knuth-Moore".to_string(),
-        "  b^\u{2308}d/2\u{2309} + b^\u{230a}d/2\u{230b} \u{2212} 1 leaves,".to_string(),
-        format!("  b = {root_moves} root moves."),
-    ];
-    plot(
-        &Labels {
-            title: "Nodes searched to a fixed depth: minimax vs alpha-beta",
-            subtitle: fen,
-            x: "depth (plies)",
-            y: "nodes (log scale)",
-            notes: &notes,
-        },
-        &series,
-    )
 }
 
 /// A move and the exact value of the position after it, from the root side's point of view.
