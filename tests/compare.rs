@@ -23,7 +23,8 @@ use std::process::Command;
 use std::sync::OnceLock;
 
 use cutoff::lab::compare::chess::{run_mode, ChessTree, Mode};
-use cutoff::lab::compare::{compare_depth, table, DepthResults};
+use cutoff::lab::compare::table::DepthTable;
+use cutoff::lab::compare::{compare_depth, DepthResults};
 use cutoff::position::pos;
 use cutoff::types::Score;
 use indicatif::ProgressBar;
@@ -255,7 +256,9 @@ fn oracle_order_is_never_worse_than_generation_or_mvv_lva_here() {
 fn table_verdict_names_a_mode_that_disagrees() {
     let mut r = find("startpos", 2).clone();
     let p = pos(STARTPOS);
-    assert!(table(&p, &r).contains("verdict: ok, all 5 modes return minimax's value"));
+    assert!(DepthTable::new(&p, &r)
+        .text()
+        .contains("verdict: ok, all 5 modes return minimax's value"));
     let i = r
         .results
         .iter()
@@ -266,7 +269,7 @@ fn table_verdict_names_a_mode_that_disagrees() {
     let minimax = r.get(Mode::Minimax).value;
     let wrong = Score(minimax.0 + 1);
     r.results[i].value = wrong;
-    let text = table(&p, &r);
+    let text = DepthTable::new(&p, &r).text();
     let expected =
         format!("verdict: MISMATCH, minimax = {minimax} but alphabeta MVV-LVA = {wrong}");
     assert!(text.contains(&expected), "{text}");

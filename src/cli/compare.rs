@@ -20,7 +20,8 @@ use crate::lab::compare::chess::{run_mode, ChessTree, Mode};
 use crate::lab::compare::cost::CostModel;
 use crate::lab::compare::page::compare_page;
 use crate::lab::compare::plot::svg_plot;
-use crate::lab::compare::{compare_depth, principal_line, table, DepthResults};
+use crate::lab::compare::table::DepthTable;
+use crate::lab::compare::{compare_depth, principal_line, DepthResults};
 use crate::position::{read_fen, FenPolicy};
 use crate::types::Depth;
 
@@ -181,7 +182,7 @@ pub fn run(args: Args) -> ExitCode {
         for depth in args.depth.first..=args.depth.last {
             let r = compare_depth(&pos, depth, &progress);
             println!();
-            print!("{}", table(&pos, &r));
+            print!("{}", DepthTable::new(&pos, &r).text());
             if !r.mismatches().is_empty() {
                 failed = true;
             }

@@ -1,6 +1,9 @@
 //! Minimax against alpha-beta with several move orderings on one chess position, at a fixed
-//! depth: the runs, the text table and the plot of `cutoff compare` ([`crate::cli::compare`]),
-//! and the principal line its page shows ([`crate::lab::compare::page`]).
+//! depth: `cutoff compare` ([`crate::cli::compare`]) whole. Here the runs of each depth and the
+//! principal line the page shows; [`chess`]: the chess position as a game tree and its move
+//! orders; [`cost`]: what a depth will cost, said before it starts; [`table`]: a depth's rows,
+//! computed once and written as text or HTML; [`plot`]: nodes against depth as SVG; [`page`]:
+//! the `--html` page. The drawings are made from the runs, never the other way round.
 //!
 //! Every mode must return minimax's value (the table says so in a `verdict:` line); what
 //! differs is how many nodes each needed. See `docs/alphabeta.md` for how to read the table.
@@ -9,19 +12,17 @@ pub mod chess;
 pub mod cost;
 pub mod page;
 pub mod plot;
+pub mod table;
 
-use std::fmt::Write as _;
 use std::time::Duration;
 
 use indicatif::ProgressBar;
 use shakmaty::san::SanPlus;
 use shakmaty::{Chess, Move, Position};
 
-use super::minimax::{AlphaBeta, Counters, Side, Silent, Value};
+use super::minimax::{AlphaBeta, Side, Silent, Value};
 use crate::types::{Depth, Score};
-use chess::{
-    minimal_tree_leaves, run_mode, to_score, ChessNode, ChessTree, HashMoveOrder, Mode, ModeResult,
-};
+use chess::{run_mode, to_score, ChessNode, ChessTree, HashMoveOrder, Mode, ModeResult};
 
 /// All modes' results at one depth.
 #[derive(Clone, Debug)]
@@ -73,104 +74,14 @@ pub fn compare_depth(pos: &Chess, depth: Depth, progress: &ProgressBar) -> Depth
     DepthResults { depth, results }
 }
 
-fn format_time(t: Duration) -> String {
+/// A wall time as the progress lines and the text table show it.
+pub fn format_time(t: Duration) -> String {
     let s = t.as_secs_f64();
     if s < 1.0 {
         format!("{:.1} ms", s * 1000.0)
     } else {
         format!("{s:.2} s")
     }
-}
-
-fn percent(part: u64, whole: u64) -> String {
-    if whole == 0 {
-        "-".to_string()
-    } else {
-        format!("{:.2}%", 100.0 * part as f64 / whole as f64)
-    }
-}
-
-/// One table row.
-fn row(out: &mut String, label: &str, value: &str, c: &Counters, all: &DepthResults, time: &str) {
-    let minimax = all.get(Mode::Minimax).counters.nodes;
-    let oracle = all.get(Mode::Oracle).counters.nodes;
-    let (cutoffs, first) = if label == Mode::Minimax.label() {
-        ("-".to_string(), "-".to_string())
-    } else {
-        (
-            c.beta_cutoffs.to_string(),
-            percent(c.first_move_cutoffs, c.beta_cutoffs),
-        )
-    };
-    let _ = writeln!(
-        out,
-        "{label:<34} {value:>10} {:>11} {:>11} {:>9} {:>8} {cutoffs:>9} {first:>9} {time:>10}",
-        c.nodes,
-        c.leaves,
-        percent(c.nodes, minimax),
-        format!("{:.2}x", c.nodes as f64 / oracle.max(1) as f64),
-    );
-}
-
-/// The table for one depth, as printed.
-pub fn table(pos: &Chess, r: &DepthResults) -> String {
-    let mut out = String::new();
-    let depth = r.depth;
-    let _ = writeln!(out, "depth: {depth}");
-    let _ = writeln!(
-        out,
-        "{:<34} {:>10} {:>11} {:>11} {:>9} {:>8} {:>9} {:>9} {:>10}",
-        "mode", "value", "nodes", "leaves", "%minimax", "xoracle", "cutoffs", "1st-move", "time"
-    );
-    for m in &r.results {
-        row(
-            &mut out,
-            m.mode.label(),
-            &m.value.to_string(),
-            &m.counters,
-            r,
-            &format_time(m.time),
-        );
-        if let Some(last) = &m.last_iteration {
-            row(
-                &mut out,
-                &format!("  of which the depth-{depth} iteration"),
-                "",
-                last,
-                r,
-                "",
-            );
-        }
-    }
-    let b = pos.legal_moves().len() as f64;
-    let minimax_leaves = r.get(Mode::Minimax).counters.leaves as f64;
-    let avg_b = minimax_leaves.powf(1.0 / f64::from(depth));
-    let _ = writeln!(
-        out,
-        "minimal tree b^ceil(d/2)+b^floor(d/2)-1: {:.0} leaves with b={b} root moves, {:.0} with average branching b={avg_b:.2}",
-        minimal_tree_leaves(b, depth as u32),
-        minimal_tree_leaves(avg_b, depth as u32),
-    );
-    let value = r.get(Mode::Minimax).value;
-    let bad = r.mismatches();
-    if bad.is_empty() {
-        let _ = writeln!(
-            out,
-            "verdict: ok, all {} modes return minimax's value {value}",
-            r.results.len()
-        );
-    } else {
-        let names: Vec<String> = bad
-            .iter()
-            .map(|&m| format!("{} = {}", m.label(), r.get(m).value))
-            .collect();
-        let _ = writeln!(
-            out,
-            "verdict: MISMATCH, minimax = {value} but {}",
-            names.join(", ")
-        );
-    }
-    out
 }
 
 /// A move and the exact value of the position after it, from the root side's point of view.

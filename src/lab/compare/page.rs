@@ -8,9 +8,9 @@ use std::fmt::Write as _;
 
 use shakmaty::{Chess, Color, Position, Role, Square};
 
-use crate::lab::compare::chess::{minimal_tree_leaves, Mode};
-use crate::lab::compare::plot::svg_plot;
-use crate::lab::compare::{DepthResults, Line, ValuedMove};
+use super::plot::svg_plot;
+use super::table::DepthTable;
+use super::{DepthResults, Line, ValuedMove};
 use crate::lab::html::json::Json;
 use crate::lab::html::{escape, page};
 use crate::lab::minimax::Counters;
@@ -85,17 +85,19 @@ fn counters_json(c: &Counters) -> Json {
     ])
 }
 
-/// Average branching of the minimax tree at one depth: leaves^(1/depth).
-fn average_branching(r: &DepthResults) -> f64 {
-    (r.get(Mode::Minimax).counters.leaves as f64).powf(1.0 / f64::from(r.depth))
-}
-
 /// All the page's numbers as JSON.
-pub fn compare_data(fen: &str, pos: &Chess, all: &[DepthResults], line: &Line) -> Json {
+pub fn compare_data(
+    fen: &str,
+    pos: &Chess,
+    all: &[DepthResults],
+    tables: &[DepthTable],
+    line: &Line,
+) -> Json {
     let b = pos.legal_moves().len();
     let depths = all
         .iter()
-        .map(|r| {
+        .zip(tables)
+        .map(|(r, t)| {
             let modes = r
                 .results
                 .iter()
@@ -113,19 +115,15 @@ pub fn compare_data(fen: &str, pos: &Chess, all: &[DepthResults], line: &Line) -
                     ])
                 })
                 .collect();
-            let avg = average_branching(r);
             Json::obj([
                 ("depth", Json::int(r.depth)),
                 ("modes", Json::Arr(modes)),
                 ("agree", Json::Bool(r.mismatches().is_empty())),
-                (
-                    "minimal_tree_leaves",
-                    Json::Float(minimal_tree_leaves(b as f64, r.depth as u32).round()),
-                ),
-                ("average_branching", Json::Float(avg)),
+                ("minimal_tree_leaves", Json::Float(t.minimal_leaves.round())),
+                ("average_branching", Json::Float(t.average_branching)),
                 (
                     "minimal_tree_leaves_average",
-                    Json::Float(minimal_tree_leaves(avg, r.depth as u32).round()),
+                    Json::Float(t.minimal_leaves_average.round()),
                 ),
             ])
         })
@@ -159,81 +157,6 @@ pub fn compare_data(fen: &str, pos: &Chess, all: &[DepthResults], line: &Line) -
             ]),
         ),
     ])
-}
-
-fn percent(part: u64, whole: u64) -> String {
-    if whole == 0 {
-        "&ndash;".to_string()
-    } else {
-        format!("{:.1}%", 100.0 * part as f64 / whole as f64)
-    }
-}
-
-fn table_row(
-    out: &mut String,
-    class: &str,
-    label: &str,
-    value: &str,
-    c: &Counters,
-    r: &DepthResults,
-) {
-    let minimax = r.get(Mode::Minimax).counters.nodes;
-    let oracle = r.get(Mode::Oracle).counters.nodes.max(1);
-    let (cutoffs, share) = if label == Mode::Minimax.label() {
-        ("&ndash;".to_string(), "&ndash;".to_string())
-    } else {
-        (
-            c.beta_cutoffs.to_string(),
-            percent(c.first_move_cutoffs, c.beta_cutoffs),
-        )
-    };
-    let _ = writeln!(
-        out,
-        "<tr class=\"{class}\"><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{:.2}&times;</td><td>{cutoffs}</td><td>{share}</td></tr>",
-        escape(label),
-        escape(value),
-        c.nodes,
-        c.leaves,
-        percent(c.nodes, minimax),
-        c.nodes as f64 / oracle as f64,
-    );
-}
-
-/// One depth's table, like the text one without the timings.
-fn depth_table(pos: &Chess, r: &DepthResults) -> String {
-    let mut out = format!(
-        "<h2>Depth {}</h2>\n<table class=\"modes\" data-depth=\"{}\">\n<tr><th>mode</th><th>value</th><th>nodes</th><th>leaves</th><th>% of minimax</th><th>&times; oracle</th><th>cutoffs</th><th>first-move share</th></tr>\n",
-        r.depth, r.depth
-    );
-    for m in &r.results {
-        table_row(
-            &mut out,
-            "",
-            m.mode.label(),
-            &m.value.to_string(),
-            &m.counters,
-            r,
-        );
-        if let Some(last) = &m.last_iteration {
-            let label = format!("of which the depth-{} iteration", r.depth);
-            table_row(&mut out, "sub", &label, "", last, r);
-        }
-    }
-    out.push_str("</table>\n");
-    let b = pos.legal_moves().len();
-    let avg = average_branching(r);
-    let _ = writeln!(
-        out,
-        "<p class=\"note\">Minimal tree (Knuth&ndash;Moore, b<sup>&lceil;d/2&rceil;</sup> + b<sup>&lfloor;d/2&rfloor;</sup> &minus; 1): {:.0} leaves with b = {b} root moves, {:.0} with the average branching b = {avg:.2}. {}</p>",
-        minimal_tree_leaves(b as f64, r.depth as u32),
-        minimal_tree_leaves(avg, r.depth as u32),
-        if r.mismatches().is_empty() {
-            format!("<span class=\"ok\">All {} modes return minimax's value.</span>", r.results.len())
-        } else {
-            "<span class=\"bad\">MISMATCH: a mode returned a different value from minimax.</span>".to_string()
-        }
-    );
-    out
 }
 
 /// The position: board, FEN, and the principal line with the root moves' values.
@@ -287,13 +210,14 @@ pub fn compare_page(fen: &str, pos: &Chess, all: &[DepthResults], line: &Line) -
         &svg_plot(fen, pos.legal_moves().len(), all)
             .replace(r#" xmlns="http://www.w3.org/2000/svg""#, ""),
     );
-    for r in all {
-        body.push_str(&depth_table(pos, r));
+    let tables: Vec<DepthTable> = all.iter().map(|r| DepthTable::new(pos, r)).collect();
+    for table in &tables {
+        body.push_str(&table.html());
     }
     page(
         "cutoff compare: alpha-beta on a chess position",
         &body,
-        &compare_data(fen, pos, all, line),
+        &compare_data(fen, pos, all, &tables, line),
         "",
     )
 }
