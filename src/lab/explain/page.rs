@@ -3,7 +3,7 @@
 //! side by side, their totals and odds, the learned piece-square maps of both over a sample,
 //! and the classical evaluation's term groups.
 //!
-//! The numbers are the very [`Explained`] values the text is printed from (`eval::explain`),
+//! The numbers are the very [`Explained`] values the text is printed from ([`super::text`]),
 //! embedded as JSON (`#cutoff-data`) beside the drawings made from them, so the page and the
 //! text agree; a test reads the JSON back.
 
@@ -11,25 +11,16 @@ use std::fmt::Write as _;
 
 use shakmaty::{Chess, Color, EnPassantMode, Piece, Role};
 
-use crate::eval::classical::report::Row;
+use super::maps::PlacementMap;
+use super::Explained;
+use crate::eval::classical::report::{self, Row};
 use crate::eval::classical::Breakdown;
-use crate::eval::explain::{pawns, Cell, Contributions, PlacementMap};
+use crate::eval::explain::{pawns, Cell, Contributions};
 use crate::lab::html::json::Json;
 use crate::lab::html::{escape, page};
 
 const EXPLAIN_JS: &str = include_str!("explain.js");
 const EXPLAIN_CSS: &str = include_str!("explain.css");
-
-/// One evaluation's view of the position: its name, contributions, odds and which model
-/// gave them, and its placement maps over the sample.
-#[derive(Clone, Debug)]
-pub struct Explained {
-    pub name: String,
-    pub contributions: Contributions,
-    pub wdl: Option<(u32, u32, u32)>,
-    pub model: String,
-    pub maps: Vec<PlacementMap>,
-}
 
 /// Everything the page shows.
 pub struct ExplainPage<'a> {
@@ -377,8 +368,16 @@ fn terms_table(terms: &(Vec<Row>, Breakdown)) -> String {
     html
 }
 
-/// The whole page.
-pub fn explain_page(p: &ExplainPage<'_>) -> String {
+/// The whole page of `pos` explained by `evaluations` (the net first), the maps measured
+/// over `sample` (its file and number of positions).
+pub fn explain_page(pos: &Chess, evaluations: &[Explained], sample: &str) -> String {
+    let terms = report::rows(pos);
+    let p = &ExplainPage {
+        pos,
+        evaluations,
+        sample,
+        terms: &terms,
+    };
     let fen = shakmaty::fen::Fen::from_position(p.pos, EnPassantMode::Legal).to_string();
     let mut body = format!(
         r#"<h1>What each piece is worth: the net and the classical evaluation</h1><p class="mono">{}</p><h2>Each piece's contribution</h2><p class="note">The position's value minus its value with the piece taken off, in pawns from White's side (kings stay; grey with a dot: taking it off leaves no legal position).</p><div class="board-row">"#,
