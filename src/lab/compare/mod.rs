@@ -1,7 +1,8 @@
 //! Minimax against alpha-beta with several move orderings on one chess position, at a fixed
 //! depth: `cutoff compare` ([`crate::cli::compare`]) whole. Here the runs of each depth and the
 //! principal line the page shows; [`chess`]: the chess position as a game tree and its move
-//! orders; [`cost`]: what a depth will cost, said before it starts; [`table`]: a depth's rows,
+//! orders; [`cost`]: what a depth will cost, from perft counts; [`progress`]: what a run says
+//! on stderr, the estimate before and the progress lines during; [`table`]: a depth's rows,
 //! computed once and written as text or HTML; [`plot`]: nodes against depth as SVG; [`page`]:
 //! the `--html` page. The drawings are made from the runs, never the other way round.
 //!
@@ -12,6 +13,7 @@ pub mod chess;
 pub mod cost;
 pub mod page;
 pub mod plot;
+pub mod progress;
 pub mod table;
 
 use std::time::Duration;
