@@ -6,11 +6,12 @@
 
 use std::fmt::Write as _;
 
-use shakmaty::{Chess, Color, Position, Role, Square};
+use shakmaty::{Chess, Color, Position, Square};
 
 use super::plot::svg_plot;
 use super::table::DepthTable;
 use super::{DepthResults, Line, ValuedMove};
+use crate::lab::html::board::{coordinates, glyph, ink};
 use crate::lab::html::json::Json;
 use crate::lab::html::{escape, page};
 use crate::lab::minimax::Counters;
@@ -34,38 +35,18 @@ pub fn board_svg(pos: &Chess) -> String {
             );
             let sq = Square::from_coords(shakmaty::File::new(file), shakmaty::Rank::new(rank));
             if let Some(piece) = pos.board().piece_at(sq) {
-                let glyph = match piece.role {
-                    Role::King => '\u{265a}',
-                    Role::Queen => '\u{265b}',
-                    Role::Rook => '\u{265c}',
-                    Role::Bishop => '\u{265d}',
-                    Role::Knight => '\u{265e}',
-                    Role::Pawn => '\u{265f}',
-                };
-                let (fill, stroke) = match piece.color {
-                    Color::White => ("#fff", "#222"),
-                    Color::Black => ("#111", "#111"),
-                };
+                let (fill, stroke) = ink(piece.color);
                 let _ = write!(
                     svg,
-                    r#"<text x="{}" y="{}" font-size="34" text-anchor="middle" fill="{fill}" stroke="{stroke}" stroke-width="1.2">{glyph}<title>{piece:?} on {sq}</title></text>"#,
+                    r#"<text x="{}" y="{}" font-size="34" text-anchor="middle" fill="{fill}" stroke="{stroke}" stroke-width="1.2">{}<title>{piece:?} on {sq}</title></text>"#,
                     x + SQ / 2,
                     y + SQ - 9,
+                    glyph(piece),
                 );
             }
         }
     }
-    for i in 0..8u32 {
-        let _ = write!(
-            svg,
-            r##"<text x="8" y="{}" font-size="12" text-anchor="middle" fill="#555">{}</text><text x="{}" y="{}" font-size="12" text-anchor="middle" fill="#555">{}</text>"##,
-            (7 - i) * SQ + SQ / 2 + 4,
-            i + 1,
-            18 + i * SQ + SQ / 2,
-            SQ * 8 + 14,
-            (b'a' + i as u8) as char
-        );
-    }
+    svg.push_str(&coordinates(SQ as usize, 12));
     svg.push_str("</svg>");
     svg
 }

@@ -9,13 +9,14 @@
 
 use std::fmt::Write as _;
 
-use shakmaty::{Chess, Color, EnPassantMode, Piece, Role};
+use shakmaty::{Chess, EnPassantMode, Piece, Role};
 
 use super::maps::PlacementMap;
 use super::Explained;
 use crate::eval::classical::report::{self, Row};
 use crate::eval::classical::Breakdown;
 use crate::eval::explain::{pawns, Cell, Contributions};
+use crate::lab::html::board::{coordinates, glyph, ink};
 use crate::lab::html::json::Json;
 use crate::lab::html::{escape, page};
 
@@ -30,18 +31,6 @@ pub struct ExplainPage<'a> {
     /// What the sample is (its file and number of positions).
     pub sample: &'a str,
     pub terms: &'a (Vec<Row>, Breakdown),
-}
-
-fn glyph(piece: Piece) -> char {
-    let base = match piece.role {
-        Role::King => 0x265a,
-        Role::Queen => 0x265b,
-        Role::Rook => 0x265c,
-        Role::Bishop => 0x265d,
-        Role::Knight => 0x265e,
-        Role::Pawn => 0x265f,
-    };
-    char::from_u32(base).unwrap_or('?')
 }
 
 fn cells_json(c: &Contributions) -> Json {
@@ -179,10 +168,7 @@ fn contribution_svg(e: &Explained, id: &str) -> String {
             Cell::Empty => None,
         };
         if let Some(piece) = piece {
-            let (fill, stroke) = match piece.color {
-                Color::White => ("#fff", "#222"),
-                Color::Black => ("#111", "#111"),
-            };
+            let (fill, stroke) = ink(piece.color);
             let _ = write!(
                 svg,
                 r#"<text x="{}" y="{}" font-size="30" text-anchor="middle" fill="{fill}" stroke="{stroke}" stroke-width="1.1" pointer-events="none">{}</text><text class="cv" x="{}" y="{}" font-size="12.5" text-anchor="middle" pointer-events="none">{}</text>"#,
@@ -198,23 +184,6 @@ fn contribution_svg(e: &Explained, id: &str) -> String {
     svg.push_str(&coordinates(SQ, 12));
     svg.push_str("</svg>");
     svg
-}
-
-/// File letters and rank numbers around an 8×8 drawing of squares `sq` wide.
-fn coordinates(sq: usize, size: usize) -> String {
-    let mut s = String::new();
-    for i in 0..8 {
-        let _ = write!(
-            s,
-            r##"<text x="8" y="{}" font-size="{size}" text-anchor="middle" fill="#555">{}</text><text x="{}" y="{}" font-size="{size}" text-anchor="middle" fill="#555">{}</text>"##,
-            (7 - i) * sq + sq / 2 + 4,
-            i + 1,
-            18 + i * sq + sq / 2,
-            sq * 8 + 14,
-            (b'a' + i as u8) as char
-        );
-    }
-    s
 }
 
 /// The odds as a bar: White's wins, draws, Black's wins.

@@ -1,12 +1,13 @@
 //! The page machinery the lab's three pages share: the page shell (`page.html`, with the
-//! shared style `page.css`), HTML escaping, and the small JSON writer ([`json`]) the pages
-//! embed their numbers with. Each page is one HTML file with its styles, script and drawings
+//! shared style `page.css`), HTML escaping, the small JSON writer ([`json`]) the pages embed
+//! their numbers with, and what their chess boards share ([`board`]). Each page is one HTML file with its styles, script and drawings
 //! inline and no external address anywhere; its numbers ride along as JSON in
 //! `<script type="application/json" id="cutoff-data">`, which the script draws from and the
 //! tests read back. What each page draws lives with its feature: [`crate::lab::tree::page`],
 //! [`crate::lab::compare::page`], [`crate::lab::explain::page`], each with its script and style
 //! beside it; this module knows none of them.
 
+pub mod board;
 pub mod json;
 
 use json::Json;
