@@ -121,7 +121,7 @@ fn next_progress_line(elapsed: Duration) -> Duration {
     elapsed + (elapsed / 10).max(Duration::from_secs(5))
 }
 
-/// Writes the spinner's state as a line on stderr when one is due ([`next_progress_line`]),
+/// Writes the spinner's state as a line on stderr when one is due (`next_progress_line`),
 /// until `finished` closes.
 pub fn report_progress(progress: &ProgressBar, finished: &mpsc::Receiver<()>) {
     let mut due = next_progress_line(Duration::ZERO);

@@ -2,7 +2,7 @@
 //!
 //! What each piece is worth and where each stands best are measured in [`crate::eval::explain`]
 //! (the UCI `eval` command prints the piece boards too); here both evaluations are asked for
-//! them ([`explain`]), over the sample the maps are measured on ([`sample`]), and the text the
+//! them ([`explain()`]), over the sample the maps are measured on ([`sample`]), and the text the
 //! command prints is written ([`text`]); [`page`] draws the same [`Explained`] values as the
 //! `--html` page.
 
