@@ -170,6 +170,29 @@ pub fn read_bounded(path: &Path, max: u64, what: &str) -> Result<Vec<u8>, String
     Ok(bytes)
 }
 
+/// The largest suite file [`read_lines`] reads: far above any real suite, and a bound on the
+/// memory that reading an endless input (`/dev/zero`, a FIFO) could take.
+pub const MAX_SUITE_BYTES: u64 = 256 << 20;
+
+/// The lines of a text file (an EPD or perft suite, a list of FENs, datagen's openings) with
+/// their 1-based numbers. Refuses what is not a regular file, files over [`MAX_SUITE_BYTES`]
+/// and files that are not UTF-8, saying where the bad byte is; every error names the path.
+pub fn read_lines(path: &Path) -> Result<Vec<(usize, String)>, String> {
+    let bytes = read_bounded(path, MAX_SUITE_BYTES, "a suite file")?;
+    let text = String::from_utf8(bytes).map_err(|e| {
+        format!(
+            "{}: not UTF-8 text (bad byte at offset {})",
+            path.display(),
+            e.utf8_error().valid_up_to()
+        )
+    })?;
+    Ok(text
+        .lines()
+        .enumerate()
+        .map(|(i, l)| (i + 1, l.to_string()))
+        .collect())
+}
+
 /// What is at an output path before it is written: `None` when nothing is, the metadata of a
 /// regular file the user may replace (the rule of the module documentation), or the error
 /// refusing anything else: a link (dangling or not), a folder, a pipe, a device, a file the

@@ -19,7 +19,7 @@ use shakmaty::{Chess, Move, Position};
 use crate::epd::format::parse_line;
 use crate::memory::MIB;
 use crate::position::{child_key, full_key, Key};
-use crate::util::worker_pool;
+use crate::threads::worker_pool;
 
 /// The deepest perft accepted (`cutoff perft`, `perft-suite`, `go perft`); deeper requests are
 /// refused with an error. Perft 10 of the start position is 69 trillion leaves, days of work

@@ -12,11 +12,12 @@ use std::path::{Path, PathBuf};
 /// they share a top-level module, and any module of a lower layer. A top-level module missing
 /// here fails `every_module_has_a_layer`, so a new one must be placed on purpose.
 const LAYERS: &[&[&str]] = &[
-    // Numbers, memory sizes, the random-number generator, the one rule for reading files,
-    // what a test that cannot run says: depend on nothing of ours.
-    &["types", "memory", "rng", "files", "testing"],
-    // The board and the shared tool helpers (line reader, progress bar, thread pool).
-    &["util", "position"],
+    // Numbers, memory sizes, the random-number generator, the one rule for reading files (and
+    // suite files' lines), the golden-section search, what a test that cannot run says: depend
+    // on nothing of ours.
+    &["types", "memory", "rng", "files", "golden_section", "testing"],
+    // The board, and the worker threads (each with the stack `memory` sizes).
+    &["threads", "position"],
     // What the search reads: the evaluation, tablebases; the EPD format.
     &["eval", "tablebase", "epd"],
     // The search, and the move-tree counter beside it.

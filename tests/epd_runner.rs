@@ -6,7 +6,7 @@ use std::process::Command;
 
 use cutoff::epd::format::{parse_line, parse_move, EpdRecord};
 use cutoff::epd::problem::{Problem, Tally};
-use cutoff::util::read_lines;
+use cutoff::files::read_lines;
 use shakmaty::uci::UciMove;
 use shakmaty::{CastlingMode, Chess, Move};
 

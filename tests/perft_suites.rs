@@ -7,9 +7,9 @@
 use std::path::Path;
 use std::process::Command;
 
+use cutoff::files::read_lines;
 use cutoff::perft::{check_suite, divide, perft, perft_with, SuiteReport};
 use cutoff::position::{pos, read_fen, FenPolicy};
-use cutoff::util::read_lines;
 use indicatif::ProgressBar;
 use shakmaty::fen::Fen;
 use shakmaty::{CastlingMode, Chess, Position};

@@ -11,7 +11,7 @@ use std::time::{Duration, Instant};
 
 use indicatif::ProgressBar;
 
-use super::{at_least_one, threads, usage, EvalArg, Failure};
+use super::{at_least_one, checked_threads, progress_bar, threads, usage, EvalArg, Failure};
 use crate::datagen::chunk::{chunk_paths, Format};
 use crate::datagen::inspect::{self, ChunkStats, ManifestCheck};
 use crate::datagen::manifest::{self, Searched};
@@ -22,8 +22,8 @@ use crate::datagen::{
 };
 use crate::search::Searcher;
 use crate::tablebase::{LoadOptions, Tablebases};
+use crate::threads::worker_pool;
 use crate::types::nps;
-use crate::util::{checked_threads, progress_bar, worker_pool};
 
 /// Seconds between two progress lines (when stderr is not a terminal and the bar is hidden).
 const PROGRESS_INTERVAL: Duration = Duration::from_secs(10);

@@ -9,12 +9,15 @@ use std::time::{Duration, Instant};
 
 use shakmaty::Move;
 
-use super::{at_least_one, counted, threads, usage, Failure, IntRange};
+use super::{
+    at_least_one, checked_threads, counted, progress_bar, threads, usage, Failure, IntRange,
+};
 use crate::epd::format::san;
 use crate::epd::problem::{Problem, Tally, Verdict};
+use crate::files::read_lines;
 use crate::position::Game;
 use crate::search::{Limits, Searcher};
-use crate::util::{checked_threads, progress_bar, read_lines, worker_pool};
+use crate::threads::worker_pool;
 
 /// Command-line arguments of `cutoff epd`.
 #[derive(clap::Args, Debug)]

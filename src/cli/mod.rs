@@ -1,8 +1,9 @@
 //! The command-line tools, side by side: each file is one subcommand's arguments (clap `Args`),
 //! its `run`, and what it prints. The work itself is in the library modules below them
 //! ([`crate::perft`], [`crate::epd`], [`crate::bench`], [`crate::datagen`], [`crate::tune`], [`crate::train`],
-//! [`crate::lab`], [`crate::tablebase`]), and what the commands share in [`crate::util`]. No command imports
-//! another.
+//! [`crate::lab`], [`crate::tablebase`]); what the commands share is here (the value
+//! ranges of their flags, the `--threads` check, the progress bar, how a failure ends). No
+//! command imports another.
 
 pub mod bench;
 pub mod compare;
@@ -17,8 +18,10 @@ pub mod tune;
 
 use std::process::ExitCode;
 
+use indicatif::{ProgressBar, ProgressStyle};
+
 use crate::eval::EvaluatorKind;
-use crate::util::MAX_THREADS;
+use crate::threads::{default_threads, MAX_THREADS};
 
 /// The evaluation a command's searches run (`--eval`; UCI `Evaluation`): the net by default,
 /// the classical one to reproduce what was measured or generated with it.
@@ -186,6 +189,29 @@ pub fn at_least_one<T: TryFrom<i128>>(
 pub fn threads<T: TryFrom<i128>>(
 ) -> impl Fn(&str) -> Result<T, String> + Clone + Send + Sync + 'static {
     THREADS.parser()
+}
+
+/// `--threads` as given (at least 1), all cores when absent, refused beyond [`MAX_THREADS`].
+pub fn checked_threads(threads: Option<usize>) -> Result<usize, String> {
+    match threads {
+        None => Ok(default_threads()),
+        Some(n) if n > MAX_THREADS => {
+            Err(format!("{n} threads is beyond the maximum {MAX_THREADS}"))
+        }
+        Some(n) => Ok(n.max(1)),
+    }
+}
+
+/// A progress bar on stderr (hidden when stderr is not a terminal), with room after it for a
+/// message (rates, counts) that a command sets.
+pub fn progress_bar(len: u64, unit: &str) -> ProgressBar {
+    let bar = ProgressBar::new(len);
+    let template =
+        format!("{{bar:40}} {{pos}}/{{len}} {unit} [{{elapsed_precise}}, eta {{eta}}] {{msg}}");
+    if let Ok(style) = ProgressStyle::with_template(&template) {
+        bar.set_style(style);
+    }
+    bar
 }
 
 /// The values a float flag takes: a finite number from `low` (or above it, when `low` itself is

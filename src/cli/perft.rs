@@ -5,12 +5,14 @@ use std::time::Instant;
 
 use shakmaty::{CastlingMode, Chess};
 
-use super::{at_least_one, counted, threads, usage, Failure, IntRange};
+use super::{
+    at_least_one, checked_threads, counted, progress_bar, threads, usage, Failure, IntRange,
+};
+use crate::files::read_lines;
 use crate::memory::check_table_size;
 use crate::perft::{check_suite, divide_with, PerftTable, MAX_DEPTH};
 use crate::position::{read_fen, FenPolicy};
 use crate::types::nps;
-use crate::util::{checked_threads, progress_bar, read_lines};
 
 /// The depths `perft` counts to: 0 (the position itself) up to [`MAX_DEPTH`].
 const DEPTHS: IntRange =

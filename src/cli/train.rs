@@ -8,18 +8,21 @@ use std::time::Instant;
 
 use shakmaty::CastlingMode;
 
-use super::{at_least_one, threads, usage, Failure, FloatRange, IntRange, LAMBDA};
+use super::{
+    at_least_one, checked_threads, progress_bar, threads, usage, Failure, FloatRange, IntRange,
+    LAMBDA,
+};
 use crate::datagen::positions::Filter;
 use crate::datagen::GameResult;
 use crate::eval::nnue::format;
 use crate::eval::Network;
 use crate::files;
 use crate::position::{read_fen, FenPolicy};
+use crate::threads::worker_pool;
 use crate::train::data::{self, Loaded};
 use crate::train::net::Target;
 use crate::train::quantised::{quantise_centred, rounding_error, write_net, QuantisedNet};
 use crate::train::{checkpoint, fit_k, k_fit_warning, train_epoch, TrainConfig, TrainState};
-use crate::util::{checked_threads, progress_bar, worker_pool};
 
 /// Command-line arguments of `cutoff train`. The defaults are the recipe of the built-in net,
 /// `nets/cutoff-256-m40-l10-30-d60-lr5e6-b8.nnue` (docs/nets.md): 256 neurons, 8 output

@@ -5,10 +5,10 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 use std::time::{Duration, Instant};
 
-use super::{at_least_one, threads, usage, Failure, FloatRange, LAMBDA};
+use super::{at_least_one, checked_threads, threads, usage, Failure, FloatRange, LAMBDA};
+use crate::threads::worker_pool;
 use crate::tune::features::Dataset;
 use crate::tune::{error, fit_k, train, weights_file, TrainConfig, DEFAULT_L2};
-use crate::util::{checked_threads, worker_pool};
 
 /// Consecutive positions kept together when holding out validation data (a game is about 50).
 const VALIDATION_BLOCK: usize = 256;

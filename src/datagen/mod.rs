@@ -36,12 +36,12 @@ use std::sync::Arc;
 
 use shakmaty::{CastlingMode, Chess, Color, Position};
 
+use crate::files::read_lines;
 use crate::position::{read_fen, FenPolicy, Game};
 pub use crate::rng::Rng;
 use crate::search::{Limits, Searcher};
 use crate::tablebase::{Outcome, Tablebases};
 use crate::types::Score;
-use crate::util::read_lines;
 use record::{Record, RECORD_BYTES};
 pub use result::GameResult;
 use viriformat::ScoredGame;

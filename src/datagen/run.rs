@@ -341,7 +341,7 @@ mod tests {
         let path = dir.join("c.vf");
         let settings = settings(3, "Bench: 1");
         let (writer, resume) = ChunkWriter::open(&path, Format::Viri, false).unwrap();
-        let pool = crate::util::worker_pool(2, "test").unwrap();
+        let pool = crate::threads::worker_pool(2, "test").unwrap();
         let reported = AtomicU64::new(0);
         let most_in_file = AtomicU64::new(0);
         let on_game = |_: &Tally, in_file: u64| {
@@ -377,7 +377,7 @@ mod tests {
         let (writer, resume) = ChunkWriter::open(&path, Format::Viri, false).unwrap();
         // The manifest becomes a folder after the checks: the first checkpoint fails.
         std::fs::create_dir(manifest::manifest_path(&path)).unwrap();
-        let pool = crate::util::worker_pool(1, "test").unwrap();
+        let pool = crate::threads::worker_pool(1, "test").unwrap();
         let e = play(&settings(2, "Bench: 1"), &pool, writer, &resume, |_, _| {}).unwrap_err();
         assert!(
             e.contains("MANIFEST: a directory, not a regular file"),

@@ -173,7 +173,7 @@ fn score_error(samples: &[Sample], k: f64) -> f64 {
 /// The `K` (centipawns) for which `sigmoid(score / K)` best predicts the results: a
 /// golden-section search, as the Texel tuner fits its `K` (the error is unimodal in `K`).
 pub fn fit_k(samples: &[Sample]) -> f64 {
-    crate::util::golden_section_min(K_RANGE, K_TOLERANCE, |k| score_error(samples, k))
+    crate::golden_section::minimise(K_RANGE, K_TOLERANCE, |k| score_error(samples, k))
 }
 
 /// What is wrong with a `K` fitted on `positions` training positions, if anything: too few

@@ -131,7 +131,7 @@ pub fn error_and_gradient(data: &Dataset, params: &[f64], k: f64, grad: &mut [f6
 /// The `K` that minimises the error of `params`, by golden-section search (the error is
 /// unimodal in `K`).
 pub fn fit_k(data: &Dataset, params: &[f64]) -> f64 {
-    crate::util::golden_section_min(K_RANGE, K_TOLERANCE, |k| error(data, params, k))
+    crate::golden_section::minimise(K_RANGE, K_TOLERANCE, |k| error(data, params, k))
 }
 
 /// Adam: per-parameter step sizes from running averages of the gradient and its square, so

@@ -5,8 +5,8 @@ use std::time::Instant;
 use super::output::{send, send_error};
 use crate::perft::{divide, MAX_DEPTH};
 use crate::position::Game;
+use crate::threads::default_threads;
 use crate::types::nps;
-use crate::util::default_threads;
 
 /// Prints the count in Stockfish's format: `<move>: <count>` per root move in the game's
 /// castling notation, a blank line, `Nodes searched: <total>`, then the speed as an

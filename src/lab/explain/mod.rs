@@ -58,7 +58,7 @@ pub fn sample(path: Option<&Path>) -> Result<(Vec<Chess>, String), String> {
     let (text, name) = match path {
         None => (SAMPLE.to_string(), SAMPLE_NAME.to_string()),
         Some(path) => {
-            let lines = crate::util::read_lines(path)?;
+            let lines = crate::files::read_lines(path)?;
             let text: Vec<String> = lines.into_iter().map(|(_, l)| l).collect();
             (text.join("\n"), path.display().to_string())
         }
