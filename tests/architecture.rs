@@ -15,7 +15,14 @@ const LAYERS: &[&[&str]] = &[
     // Numbers, memory sizes, the random-number generator, the one rule for reading files (and
     // suite files' lines), the golden-section search, what a test that cannot run says: depend
     // on nothing of ours.
-    &["types", "memory", "rng", "files", "golden_section", "testing"],
+    &[
+        "types",
+        "memory",
+        "rng",
+        "files",
+        "golden_section",
+        "testing",
+    ],
     // The board, and the worker threads (each with the stack `memory` sizes).
     &["threads", "position"],
     // What the search reads: the evaluation, tablebases; the EPD format.

@@ -1,28 +1,25 @@
-//! `cutoff train`: loads the positions, fits `K`, trains the net epoch by epoch and writes the
-//! quantised net after each (the math in [`crate::train`]; the net and its file in
-//! docs/nets.md).
+//! `cutoff train`: its flags, checked and turned into a [`Recipe`], and the lines of the run on
+//! stderr as [`crate::train::run`] tells them (loading, fitting `K` or going on from a
+//! checkpoint, the epochs, the quantised net); the summary on stdout. The net and its file in
+//! docs/nets.md.
 
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 use std::process::ExitCode;
 use std::time::Instant;
 
-use shakmaty::CastlingMode;
+use indicatif::ProgressBar;
 
 use super::{
     at_least_one, checked_threads, progress_bar, threads, usage, Failure, FloatRange, IntRange,
     LAMBDA,
 };
 use crate::datagen::positions::Filter;
-use crate::datagen::GameResult;
 use crate::eval::nnue::format;
-use crate::eval::Network;
 use crate::files;
-use crate::position::{read_fen, FenPolicy};
 use crate::threads::worker_pool;
-use crate::train::data::{self, Loaded};
-use crate::train::net::Target;
-use crate::train::quantised::{quantise_centred, rounding_error, write_net, QuantisedNet};
-use crate::train::{checkpoint, fit_k, k_fit_warning, train_epoch, TrainConfig, TrainState};
+use crate::train::recipe::{Batch, Recipe};
+use crate::train::run::{self, Event};
+use crate::train::{checkpoint, EpochReport, MAX_K};
 
 /// Command-line arguments of `cutoff train`. The defaults are the recipe of the built-in net,
 /// `nets/cutoff-256-m40-l10-30-d60-lr5e6-b8.nnue` (docs/nets.md): 256 neurons, 8 output
@@ -149,9 +146,10 @@ pub const LEARNING_RATE: FloatRange = FloatRange::above(0.0, 1.0);
 /// (which grows it without bound once the share passes 2).
 pub const WEIGHT_DECAY: FloatRange = FloatRange::from_to(0.0, 1.0);
 
-/// `--k` (centipawns): above 0, and at most twenty times the top of the fit's search range
-/// (5000 cp): past that every target and every prediction is within a hair of one half.
-pub const K: FloatRange = FloatRange::above(0.0, 100_000.0);
+/// `--k` (centipawns): above 0, and at most the trainer's [`MAX_K`], twenty times the top of the
+/// fit's search range (5000 cp): past that every target and every prediction is within a hair
+/// of one half.
+pub const K: FloatRange = FloatRange::above(0.0, MAX_K);
 
 /// `--batch`: 1 to 262144 positions (16 times the built-in net's 16384). What a step holds in
 /// memory grows with it: the batch's positions (68 bytes each) and one gradient buffer for each
@@ -203,9 +201,10 @@ impl Args {
         self.lr_end.unwrap_or(DEFAULT_LR_END.min(self.lr))
     }
 
-    /// Positions per step as given (what the recipe records): `--batch`, or 16384.
-    pub fn batch(&self) -> usize {
-        self.batch.unwrap_or(DEFAULT_BATCH)
+    /// Positions per step: `--batch` as named, or the built-in net's 16384.
+    pub fn batch(&self) -> Batch {
+        self.batch
+            .map_or(Batch::Default(DEFAULT_BATCH), Batch::Named)
     }
 }
 
@@ -231,33 +230,6 @@ pub fn run(args: Args) -> ExitCode {
     }
 }
 
-/// Positions whose evaluations end every run: a reference for the engine's inference, which
-/// must give the quantised numbers exactly.
-const EXAMPLES: &[&str] = &[
-    "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1",
-    "r1bqkbnr/pppp1ppp/2n5/4p3/4P3/5N2/PPPP1PPP/RNBQKB1R w KQkq - 2 3",
-    "r1bq1rk1/pp2bppp/2n1pn2/3p4/2PP4/2N1PN2/PP3PPP/R2QKB1R w KQ - 0 8",
-    "8/5pk1/6p1/8/8/6P1/5PK1/3R4 w - - 0 40",
-    "8/5pk1/6p1/8/8/6P1/5PK1/3R4 b - - 0 40",
-    "4k3/8/8/8/8/8/8/R3K3 w - - 0 1",
-];
-
-/// The float and quantised evaluations of [`EXAMPLES`], one line each.
-fn examples(net: &crate::train::net::Net, q: &QuantisedNet) -> Vec<String> {
-    EXAMPLES
-        .iter()
-        .filter_map(|fen| {
-            let pos = read_fen(fen, CastlingMode::Standard, FenPolicy::Strict).ok()?;
-            let s = data::Sample::new(&pos, 0, GameResult::Draw);
-            Some(format!(
-                "{fen}: float {:.1} cp, quantised {} cp",
-                net.evaluate(&s),
-                q.evaluate(s.stm_features(), s.nstm_features())
-            ))
-        })
-        .collect()
-}
-
 /// λ as the run's lines print it: one value, or `start -> end` when it moves.
 fn lambda_schedule(args: &Args) -> String {
     match args.lambda_end() {
@@ -281,389 +253,164 @@ fn check(args: &Args) -> Result<(), String> {
         std::fs::metadata(path)
             .map_err(|e| format!("--data {}: {}", path.display(), files::reason(&e)))?;
     }
-    // As [`write_net`] will write it: a temporary file in its folder renamed over it. Checked
+    // As `train::quantised::write_net` will write it: a temporary file in its folder renamed over it. Checked
     // here, or the run would fail only after its first epoch.
     files::check_output(&args.out).map_err(|e| format!("--out {e}"))?;
     match &args.checkpoint {
-        Some(dir) => check_checkpoint_dir(dir).map_err(|e| format!("--checkpoint {e}")),
+        Some(dir) => checkpoint::check_dir(dir).map_err(|e| format!("--checkpoint {e}")),
         None => Ok(()),
     }
 }
 
-/// That the checkpoints can go into `dir`, before the first epoch (which would otherwise fail
-/// only at its end, its net already written): a folder, or a path whose nearest existing
-/// ancestor is a folder (`checkpoint::save` creates the rest). A file, a pipe or a device there
-/// is refused.
-fn check_checkpoint_dir(dir: &Path) -> Result<(), String> {
-    let shown = dir.display();
-    let mut at = dir;
-    loop {
-        match std::fs::metadata(at) {
-            Ok(meta) if meta.is_dir() => return Ok(()),
-            Ok(_) if at == dir => return Err(format!("{shown}: exists and is not a folder")),
-            Ok(_) => return Err(format!("{shown}: {} is not a folder", at.display())),
-            Err(e) if e.kind() == std::io::ErrorKind::NotFound => {}
-            Err(e) => return Err(format!("{}: {}", at.display(), files::reason(&e))),
-        }
-        match at.parent() {
-            Some(up) if !up.as_os_str().is_empty() => at = up,
-            _ => return Ok(()),
-        }
-    }
-}
-
-fn load(args: &Args) -> Result<Loaded, String> {
-    let start = Instant::now();
-    let filter = Filter {
-        min_ply: args.min_ply,
-        max_score: args.max_score,
-        ..Filter::default()
-    };
-    let mut loaded = data::load(&args.data, filter, args.max_positions);
-    if args.mirrored() {
-        let mirrored: Vec<data::Sample> = loaded.train.iter().map(|s| s.mirrored()).collect();
-        loaded.train.extend(mirrored);
-    }
-    for problem in &loaded.problems {
-        eprintln!("train: {problem}");
-    }
-    let bytes =
-        (loaded.train.len() + loaded.validation.len()) * std::mem::size_of::<data::Sample>();
-    eprintln!(
-        "train: {} chunks, {} games, {} positions read; {} training + {} validation positions kept ({:.0} MiB) in {:.1} s",
-        loaded.chunks,
-        loaded.games,
-        loaded.positions,
-        loaded.train.len(),
-        loaded.validation.len(),
-        bytes as f64 / f64::from(1 << 20),
-        start.elapsed().as_secs_f64()
-    );
-    if loaded.failed > 0 {
-        return Err(format!(
-            "{} of the data inputs missing, unreadable or not data (above); not training",
-            loaded.failed
-        ));
-    }
-    if loaded.train.is_empty() {
-        return Err("no training positions".into());
-    }
-    Ok(loaded)
-}
-
-/// The settings that shape a run past its start, one `name value` line each, as its
-/// checkpoints record them: the schedule, the target, the shuffle's seed and the positions it
-/// shuffles. A run resumed under any other would not go on as the unbroken one would have
-/// (`--data` that has gained a chunk since shows in the counts). `--hidden` and
-/// `--output-buckets` are the checkpoint's shape, checked on their own.
-fn recipe(args: &Args, loaded: &Loaded) -> String {
-    let given = |v: Option<String>| v.unwrap_or_else(|| "(not given)".into());
-    [
-        ("--epochs", args.epochs.to_string()),
-        ("--batch", args.batch().to_string()),
-        ("--lr", args.lr.to_string()),
-        ("--lr-end", args.lr_end().to_string()),
-        ("--weight-decay", args.weight_decay.to_string()),
-        ("--lambda", args.lambda().to_string()),
-        (
-            "--lambda-end",
-            given(args.lambda_end().map(|v| v.to_string())),
-        ),
-        ("--seed", args.seed.to_string()),
-        ("--min-ply", args.min_ply.to_string()),
-        ("--max-score", args.max_score.to_string()),
-        (
-            "--max-positions",
-            given(args.max_positions.map(|v| v.to_string())),
-        ),
-        ("mirrored", args.mirrored().to_string()),
-        (
-            "data",
-            format!(
-                "{} chunks, {} games, {} training + {} validation positions",
-                loaded.chunks,
-                loaded.games,
-                loaded.train.len(),
-                loaded.validation.len()
-            ),
-        ),
-    ]
-    .map(|(name, value)| format!("{name} {value}\n"))
-    .concat()
-}
-
-/// Where two recipes differ, one `name: recorded there, given here` item per setting.
-fn recipe_differences(recorded: &str, ours: &str) -> Vec<String> {
-    let lines = |text: &str| -> Vec<(String, String)> {
-        text.lines()
-            .map(|line| {
-                let (name, value) = line.split_once(' ').unwrap_or((line, ""));
-                (name.to_string(), value.to_string())
-            })
-            .collect()
-    };
-    let (theirs, mine) = (lines(recorded), lines(ours));
-    let value = |of: &[(String, String)], name: &str| {
-        of.iter()
-            .find(|(n, _)| n == name)
-            .map_or_else(|| "(not recorded)".to_string(), |(_, v)| v.clone())
-    };
-    let only_there = theirs
-        .iter()
-        .filter(|(n, _)| !mine.iter().any(|(m, _)| m == n));
-    mine.iter()
-        .chain(only_there)
-        .map(|(name, _)| name)
-        .filter_map(|name| {
-            let (there, here) = (value(&theirs, name), value(&mine, name));
-            (there != here).then(|| format!("{name}: {there} there, {here} here"))
-        })
-        .collect()
-}
-
-/// That a `--batch` given is one the data can fill: a step takes at most every training
-/// position, so a larger batch asks for what the run cannot do (the default, 16384, is the
-/// built-in net's recipe, and takes them all where a quick run has fewer).
-fn check_batch(args: &Args, loaded: &Loaded) -> Result<(), String> {
-    let positions = loaded.train.len();
-    match args.batch {
-        Some(batch) if batch > positions => Err(format!(
-            "--batch {batch} is more than the {positions} training positions: a step takes at \
-             most all of them (give at most {positions}, or more data)"
-        )),
-        _ => Ok(()),
-    }
-}
-
-/// A checkpoint to go on from, and its path.
-struct Resumed {
-    path: PathBuf,
-    checkpoint: checkpoint::Checkpoint,
-}
-
-/// With `--resume`, the latest checkpoint in `--checkpoint`, read and checked before the data
-/// is loaded (its checksum, its numbers, its shape against `--hidden` and `--output-buckets`,
-/// its `K` against what `--k` takes). A folder that holds none is refused, naming it: it
-/// trained from scratch, and a user who asked to go on from a run would not have asked for a
-/// new one.
-fn resume_point(args: &Args) -> Result<Option<Resumed>, String> {
-    let (true, Some(dir)) = (args.resume, args.checkpoint.as_deref()) else {
-        return Ok(None);
-    };
-    let path = checkpoint::latest(dir)
-        .map_err(|e| format!("--resume: {e}: no checkpoint to go on from"))?
-        .ok_or_else(|| {
-            format!(
-                "--resume: no checkpoint (epoch-NNNN.ckpt) in {}: nothing to go on from (leave \
-                 out --resume to start a new run there)",
-                dir.display()
-            )
-        })?;
-    let checkpoint = checkpoint::load(&path)?;
-    let shown = path.display();
-    let net = &checkpoint.state.net;
-    if net.hidden != args.hidden {
-        return Err(format!(
-            "{shown} has {} neurons, --hidden is {}",
-            net.hidden, args.hidden
-        ));
-    }
-    if net.buckets != args.output_buckets {
-        return Err(format!(
-            "{shown} has {} output buckets, --output-buckets is {}",
-            net.buckets, args.output_buckets
-        ));
-    }
-    if !K.contains(checkpoint.k) {
-        return Err(format!(
-            "{shown}: damaged: K is {}, outside what --k takes ({K})",
-            checkpoint.k
-        ));
-    }
-    if !checkpoint.checksummed() {
-        // Kept loading so that a run started under an older build goes on under this one.
-        eprintln!(
-            "train: warning: {shown} was written before checkpoints carried a checksum \
-             (version {}): its bytes cannot be checked, only its shape and its numbers (all \
-             finite); going on from it",
-            checkpoint.version
-        );
-    }
-    Ok(Some(Resumed { path, checkpoint }))
-}
-
-/// The starting state and `K`: the checkpoint `--resume` found (refused if it was trained to
-/// another recipe), else a fresh net and the fitted (or given) `K`.
-fn start_state(
-    args: &Args,
-    loaded: &Loaded,
-    recipe: &str,
-    resumed: Option<Resumed>,
-) -> Result<(TrainState, f64), String> {
-    if let Some(Resumed { path, checkpoint }) = resumed {
-        let checkpoint::Checkpoint {
-            state,
-            k,
-            recipe: recorded,
-            ..
-        } = checkpoint;
-        match recorded {
-            Some(recorded) => {
-                let differences = recipe_differences(&recorded, recipe);
-                if !differences.is_empty() {
-                    return Err(format!(
-                        "{} was trained under another recipe, and a resumed run goes on as the \
-                         unbroken one only under its own (the same flags, the same data): {}",
-                        path.display(),
-                        differences.join("; ")
-                    ));
-                }
-            }
-            None => eprintln!(
-                "train: warning: {} records no recipe (written before checkpoint version 3): \
-                 going on under the flags and data given, unchecked",
-                path.display()
-            ),
-        }
-        eprintln!(
-            "train: resuming from {} (epoch {}, K {k:.2})",
-            path.display(),
-            state.epoch
-        );
-        return Ok((state, k));
-    }
-    let k = match args.k {
-        Some(k) => k,
-        None => {
-            let k = fit_k(&loaded.train);
-            // A mirror has its original's score and result: it tells the fit nothing new.
-            let played = loaded.train.len() / if args.mirrored() { 2 } else { 1 };
-            if let Some(warning) = k_fit_warning(played, k) {
-                eprintln!("train: warning: {warning}");
-            }
-            k
-        }
-    };
-    Ok((
-        TrainState::new(args.hidden, args.output_buckets, args.seed),
-        k,
-    ))
-}
-
-/// The trainer's settings from the command line, with `k` the scale the run settled on.
-fn train_config(args: &Args, k: f64) -> TrainConfig {
-    TrainConfig {
+/// The run the flags ask for, their defaults filled in.
+fn recipe(args: &Args) -> Recipe {
+    Recipe {
+        data: args.data.clone(),
+        out: args.out.clone(),
         hidden: args.hidden,
         buckets: args.output_buckets,
         epochs: args.epochs,
         batch: args.batch(),
         lr: args.lr,
-        lr_end: Some(args.lr_end()),
+        lr_end: args.lr_end(),
         weight_decay: args.weight_decay,
-        target: Target {
-            k,
-            lambda: args.lambda(),
-        },
+        lambda: args.lambda(),
         lambda_end: args.lambda_end(),
         seed: args.seed,
+        k: args.k,
+        checkpoint: args.checkpoint.clone(),
+        resume: args.resume,
+        filter: Filter {
+            min_ply: args.min_ply,
+            max_score: args.max_score,
+            ..Filter::default()
+        },
+        max_positions: args.max_positions,
+        mirrored: args.mirrored(),
     }
 }
 
-/// The training itself, after [`check`] has passed.
+/// The training itself, after [`check`] has passed: the run's events on stderr as they come,
+/// and the summary line.
 fn train(args: &Args) -> Result<String, String> {
-    let resumed = resume_point(args)?;
-    let loaded = load(args)?;
-    check_batch(args, &loaded)?;
-    let recipe = recipe(args, &loaded);
-    let (mut state, k) = start_state(args, &loaded, &recipe, resumed)?;
-    let config = train_config(args, k);
-    eprintln!(
-        "train: K = {k:.2} cp, lambda {}, {} neurons, {} output bucket(s), batch {}, lr {} (cosine to {}), {} epochs",
-        lambda_schedule(args),
-        args.hidden,
-        args.output_buckets,
-        args.batch(),
-        args.lr,
-        args.lr_end(),
-        args.epochs
-    );
     let run_start = Instant::now();
-    let mut last = None;
-    while state.epoch < args.epochs {
-        let start = Instant::now();
-        let bar = progress_bar(loaded.train.len() as u64, "positions");
-        let report = train_epoch(
-            &mut state,
-            &loaded.train,
-            &loaded.validation,
-            &config,
-            |done| {
-                bar.set_position(done as u64);
-                let rate = done as f64 / start.elapsed().as_secs_f64().max(1e-9);
-                bar.set_message(format!("{rate:.0} pos/s"));
-            },
-        );
-        bar.finish_and_clear();
-        // A diverged epoch's net is no net (its weights quantise to zeros): neither it nor its
-        // checkpoint is written, and the run ends with an error.
-        let report = report.map_err(|e| {
-            format!(
-                "{e}; stopped without writing a net or a checkpoint for it (those of the epochs \
-                 before it are kept)"
-            )
-        })?;
-        let seconds = start.elapsed().as_secs_f64();
-        write_net(&args.out, &quantise_centred(&state.net, &loaded.train))?;
-        if let Some(dir) = &args.checkpoint {
-            checkpoint::save(dir, &state, k, &recipe)?;
-        }
-        let validation = report
-            .validation_loss
-            .map_or("-".to_string(), |v| format!("{v:.6}"));
-        eprintln!(
-            "epoch {:3}  train loss {:.6}  validation loss {validation}  {:.0} pos/s  {seconds:.1} s  lr {:.3e}  lambda {:.4}",
-            report.epoch,
-            report.train_loss,
-            loaded.train.len() as f64 / seconds.max(1e-9),
-            report.lr,
-            report.lambda
-        );
-        last = Some(report);
-    }
-    let q = quantise_centred(&state.net, &loaded.train);
-    write_net(&args.out, &q)?;
-    let plain = rounding_error(
-        &state.net,
-        &QuantisedNet::from_float(&state.net),
-        &loaded.validation,
-    );
-    let centred = rounding_error(&state.net, &q, &loaded.validation);
-    eprintln!(
-        "train: quantised vs float on the validation positions: mean {:.2} cp (signed {:+.2}), worst {:.1} cp; \
-         rounded only: mean {:.2} cp (signed {:+.2}), worst {:.1} cp",
-        centred.mean_abs, centred.mean, centred.worst, plain.mean_abs, plain.mean, plain.worst
-    );
-    for line in examples(&state.net, &q) {
-        eprintln!("train: {line}");
-    }
-    // Read back by the engine's own loader: the net on disk is one the engine plays.
-    let hash = Network::load(&args.out)?.hash();
+    let mut shown = Shown { args, bar: None };
+    let done = run::train(&recipe(args), |event| shown.show(event))?;
     Ok(format!(
-        "K {k:.2}  lambda {}  {} epochs in {:.1} s  train loss {}  validation loss {}  wrote {} ({} bytes, FNV-1a {hash:016x})",
+        "K {:.2}  lambda {}  {} epochs in {:.1} s  train loss {}  validation loss {}  wrote {} ({} bytes, FNV-1a {:016x})",
+        done.k,
         lambda_schedule(args),
-        state.epoch,
+        done.epochs,
         run_start.elapsed().as_secs_f64(),
-        last.map_or("-".into(), |r| format!("{:.6}", r.train_loss)),
-        last.and_then(|r| r.validation_loss)
+        done.last.map_or("-".into(), |r| format!("{:.6}", r.train_loss)),
+        done.last
+            .and_then(|r| r.validation_loss)
             .map_or("-".into(), |v| format!("{v:.6}")),
         args.out.display(),
-        format::file_bytes(args.hidden, args.output_buckets)
+        format::file_bytes(args.hidden, args.output_buckets),
+        done.hash
     ))
+}
+
+/// What a run's events look like on stderr: a line each, and a progress bar over each epoch.
+struct Shown<'a> {
+    args: &'a Args,
+    /// The epoch's bar and when the epoch started (for its rate).
+    bar: Option<(ProgressBar, Instant)>,
+}
+
+impl Shown<'_> {
+    fn show(&mut self, event: Event) {
+        match event {
+            Event::Warning(warning) => eprintln!("train: warning: {warning}"),
+            Event::Problem(problem) => eprintln!("train: {problem}"),
+            Event::Loaded {
+                loaded,
+                bytes,
+                seconds,
+            } => eprintln!(
+                "train: {} chunks, {} games, {} positions read; {} training + {} validation positions kept ({:.0} MiB) in {seconds:.1} s",
+                loaded.chunks,
+                loaded.games,
+                loaded.positions,
+                loaded.train.len(),
+                loaded.validation.len(),
+                bytes as f64 / f64::from(1 << 20),
+            ),
+            Event::Resuming { path, epoch, k } => eprintln!(
+                "train: resuming from {} (epoch {epoch}, K {k:.2})",
+                path.display()
+            ),
+            Event::Training { k } => self.training(k),
+            Event::EpochStart { positions } => {
+                self.bar = Some((progress_bar(positions as u64, "positions"), Instant::now()));
+            }
+            Event::Progress { done } => {
+                if let Some((bar, start)) = &self.bar {
+                    bar.set_position(done as u64);
+                    let rate = done as f64 / start.elapsed().as_secs_f64().max(1e-9);
+                    bar.set_message(format!("{rate:.0} pos/s"));
+                }
+            }
+            Event::EpochTrained => {
+                if let Some((bar, _)) = self.bar.take() {
+                    bar.finish_and_clear();
+                }
+            }
+            Event::EpochWritten {
+                report,
+                positions,
+                seconds,
+            } => epoch_line(&report, positions, seconds),
+            Event::Rounding { centred, plain } => eprintln!(
+                "train: quantised vs float on the validation positions: mean {:.2} cp (signed {:+.2}), worst {:.1} cp; \
+                 rounded only: mean {:.2} cp (signed {:+.2}), worst {:.1} cp",
+                centred.mean_abs, centred.mean, centred.worst, plain.mean_abs, plain.mean, plain.worst
+            ),
+            Event::Example {
+                fen,
+                float,
+                quantised,
+            } => eprintln!("train: {fen}: float {float:.1} cp, quantised {quantised} cp"),
+        }
+    }
+
+    /// The line that opens the epochs: the scale and the recipe.
+    fn training(&self, k: f64) {
+        let args = self.args;
+        eprintln!(
+            "train: K = {k:.2} cp, lambda {}, {} neurons, {} output bucket(s), batch {}, lr {} (cosine to {}), {} epochs",
+            lambda_schedule(args),
+            args.hidden,
+            args.output_buckets,
+            args.batch().size(),
+            args.lr,
+            args.lr_end(),
+            args.epochs
+        );
+    }
+}
+
+/// An epoch's line: its losses, its speed over `positions` in `seconds`, its last learning rate
+/// and its λ.
+fn epoch_line(report: &EpochReport, positions: usize, seconds: f64) {
+    let validation = report
+        .validation_loss
+        .map_or("-".to_string(), |v| format!("{v:.6}"));
+    eprintln!(
+        "epoch {:3}  train loss {:.6}  validation loss {validation}  {:.0} pos/s  {seconds:.1} s  lr {:.3e}  lambda {:.4}",
+        report.epoch,
+        report.train_loss,
+        positions as f64 / seconds.max(1e-9),
+        report.lr,
+        report.lambda
+    );
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::train::quantised::{write_net, QuantisedNet};
     use clap::Parser;
 
     #[derive(Parser)]
@@ -803,6 +550,29 @@ mod tests {
             (0.0, Some(1.0), Some(1e5))
         );
         assert_eq!(parse(&["--weight-decay=1"]).weight_decay, 1.0);
+    }
+
+    /// `--k` takes exactly the `K`s the trainer takes from a checkpoint it resumes
+    /// (`train::k_in_range`), in the words its refusal of one uses: the two bounds are one.
+    #[test]
+    fn k_takes_what_a_resumed_checkpoint_may_hold() {
+        for k in [
+            f64::NAN,
+            f64::NEG_INFINITY,
+            -1.0,
+            0.0,
+            1e-9,
+            130.0,
+            MAX_K,
+            MAX_K * (1.0 + 1e-12),
+            f64::INFINITY,
+        ] {
+            assert_eq!(K.contains(k), crate::train::k_in_range(k), "{k}");
+        }
+        assert_eq!(
+            K.to_string(),
+            format!("a number above 0 and at most {MAX_K}")
+        );
     }
 
     #[test]

@@ -220,6 +220,28 @@ fn check_numbers(c: &Checkpoint) -> Result<(), String> {
     Ok(())
 }
 
+/// That checkpoints can go into `dir`, checked before the first epoch (which would otherwise
+/// fail only at its end, its net already written): a folder, or a path whose nearest existing
+/// ancestor is a folder ([`save`] creates the rest). A file, a pipe or a device there is
+/// refused.
+pub fn check_dir(dir: &Path) -> Result<(), String> {
+    let shown = dir.display();
+    let mut at = dir;
+    loop {
+        match std::fs::metadata(at) {
+            Ok(meta) if meta.is_dir() => return Ok(()),
+            Ok(_) if at == dir => return Err(format!("{shown}: exists and is not a folder")),
+            Ok(_) => return Err(format!("{shown}: {} is not a folder", at.display())),
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => {}
+            Err(e) => return Err(format!("{}: {}", at.display(), crate::files::reason(&e))),
+        }
+        match at.parent() {
+            Some(up) if !up.as_os_str().is_empty() => at = up,
+            _ => return Ok(()),
+        }
+    }
+}
+
 /// The checkpoint of the most epochs in `dir` (the last `epoch-NNNN.ckpt` by name), if any;
 /// a folder that cannot be read is an error naming it.
 pub fn latest(dir: &Path) -> Result<Option<PathBuf>, String> {

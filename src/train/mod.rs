@@ -1,6 +1,8 @@
 //! The trainer of the learned evaluation (NNUE), for `cutoff train` ([`crate::cli::train`]):
 //! a `768 → N` SCReLU net over both perspectives ([`net`]), trained on self-play positions
-//! ([`data`]) with AdamW, written as the integer file the engine reads ([`quantised`]).
+//! ([`data`]) with AdamW, written as the integer file the engine reads ([`quantised`]). A run
+//! ([`run`]) follows its [`recipe`] epoch by epoch, with a [`checkpoint`] after each to go on
+//! from ([`resume`]).
 //!
 //! The loss is the mean of `(sigmoid(y·400 / K) − t)^2`, with the target
 //! `t = λ·result + (1 − λ)·sigmoid(score / K)`: the result says who won, the search score says
@@ -17,6 +19,9 @@ pub mod data;
 pub mod net;
 pub mod quantised;
 pub mod reader;
+pub mod recipe;
+pub mod resume;
+pub mod run;
 
 use rayon::prelude::*;
 
@@ -35,6 +40,16 @@ const ADAM_EPSILON: f64 = 1e-8;
 /// The search interval for `K` (centipawns) and the width at which the search stops.
 const K_RANGE: (f64, f64) = (10.0, 5000.0);
 const K_TOLERANCE: f64 = 1e-3;
+/// The largest `K` (centipawns) a run takes (`--k`, and a checkpoint's): twenty times the top
+/// of the fit's search range; past that every target and every prediction is within a hair of
+/// one half.
+pub const MAX_K: f64 = 100_000.0;
+
+/// Whether `k` is a `K` a run takes: a finite number above 0 and at most [`MAX_K`].
+pub fn k_in_range(k: f64) -> bool {
+    k.is_finite() && k > 0.0 && k <= MAX_K
+}
+
 /// Below this many training positions a fitted `K` is not to be trusted: a few dozen games'
 /// positions are near copies of each other, and their results too few to place the curve
 /// (one game's fit lands on the search's bound). Cutoff's data fits about 130 cp.
