@@ -13,6 +13,7 @@ pub mod perft;
 pub mod position;
 pub mod rng;
 pub mod search;
+pub mod solve;
 pub mod tablebase;
 pub mod testing;
 pub mod threads;

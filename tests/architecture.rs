@@ -29,9 +29,9 @@ const LAYERS: &[&[&str]] = &[
     &["eval", "tablebase", "epd"],
     // The search, and the move-tree counter beside it.
     &["search", "perft"],
-    // Libraries the commands drive: bench positions, self-play data, the lab (the alpha-beta
-    // searches of `tree` and `compare`, `explain`, and the pages of all three).
-    &["bench", "datagen", "lab"],
+    // Libraries the commands drive: bench positions, EPD problems searched, self-play data, the
+    // lab (the alpha-beta searches of `tree` and `compare`, `explain`, and the pages of all three).
+    &["bench", "solve", "datagen", "lab"],
     // The tuner fits the evaluation to datagen's records; the trainer fits the net to them.
     &["tune", "train"],
     // The two front doors: the command line and the UCI loop.
@@ -748,5 +748,51 @@ fn the_lab_features_are_rooms_over_the_shared_page_machinery() {
             g.edges.get(page).is_some_and(|e| e.contains("lab::html")),
             "{page} is drawn in the shared page shell"
         );
+    }
+}
+
+/// The front doors of `train` and `epd` are doors: flags, one call into the library and the
+/// lines they print. The run of `train` (its recipe, going on from a checkpoint, loading the
+/// data, the epochs, writing the net) is in `train::run`, `train::recipe` and `train::resume`;
+/// searching the EPD problems (the searcher, the workers and their channel) is in `solve`.
+/// Each of these marks, found in the door's code, is that work back in the door, where it was.
+#[test]
+fn the_train_and_epd_doors_leave_the_work_to_the_library() {
+    let g = graph();
+    let doors = [
+        (
+            "cli::train",
+            &[
+                "checkpoint::latest(",
+                "checkpoint::load(",
+                "checkpoint::save(",
+                "data::load(",
+                "train_epoch(",
+                "write_net(",
+                "fit_k(",
+            ][..],
+        ),
+        (
+            "cli::epd",
+            &["Searcher", ".run(", "mpsc", "worker_pool("][..],
+        ),
+    ];
+    let mut work = Vec::new();
+    for (door, marks) in doors {
+        let code = &g.code[door];
+        work.extend(
+            marks
+                .iter()
+                .filter(|mark| code.contains(*mark))
+                .map(|mark| format!("{door}: {mark}")),
+        );
+    }
+    assert!(work.is_empty(), "library work in a front door: {work:?}");
+    for (library, mark) in [
+        ("train::run", "train_epoch("),
+        ("train::resume", "checkpoint::latest("),
+        ("solve", "searcher.run("),
+    ] {
+        assert!(g.code[library].contains(mark), "{library} lacks {mark}");
     }
 }

@@ -1,23 +1,17 @@
 //! `cutoff epd`: runs an EPD test suite under a search limit, a row per position in input order
-//! and a summary (positions and judging in [`crate::epd`]).
+//! and a summary (positions and judging in [`crate::epd`], the searching in [`crate::solve`]).
 
-use std::collections::BTreeMap;
 use std::process::ExitCode;
-use std::sync::atomic::{AtomicUsize, Ordering};
-use std::sync::mpsc;
 use std::time::{Duration, Instant};
-
-use shakmaty::Move;
 
 use super::{
     at_least_one, checked_threads, counted, progress_bar, threads, usage, Failure, IntRange,
 };
 use crate::epd::format::san;
-use crate::epd::problem::{Problem, Tally, Verdict};
+use crate::epd::problem::{Problem, Suite, Tally};
 use crate::files::read_lines;
-use crate::position::Game;
-use crate::search::{Limits, Searcher};
-use crate::threads::worker_pool;
+use crate::search::Limits;
+use crate::solve::{solve, Attempt, Solved, Workers};
 
 /// Command-line arguments of `cutoff epd`.
 #[derive(clap::Args, Debug)]
@@ -67,33 +61,8 @@ impl Args {
     }
 }
 
-/// What searching one position gave.
-#[derive(Clone, Debug)]
-pub struct Attempt {
-    pub chosen: Option<Move>,
-    pub depth: i32,
-    pub elapsed: Duration,
-    pub verdict: Verdict,
-}
-
-/// Searches one problem with a cleared searcher, so results do not depend on the order.
-pub fn attempt(searcher: &mut Searcher, problem: &Problem, limits: &Limits) -> Attempt {
-    searcher.clear();
-    let game = Game::new(
-        problem.record.position.clone(),
-        problem.record.castling_mode,
-    );
-    let outcome = searcher.run(&game, limits);
-    Attempt {
-        chosen: outcome.best_move,
-        depth: outcome.depth,
-        elapsed: outcome.elapsed,
-        verdict: problem.judge(outcome.best_move),
-    }
-}
-
 /// One row of the result table.
-pub fn format_row(problem: &Problem, attempt: &Attempt) -> String {
+fn format_row(problem: &Problem, attempt: &Attempt) -> String {
     let chosen = attempt
         .chosen
         .map_or_else(|| "(none)".to_owned(), |m| san(&problem.record.position, m));
@@ -133,18 +102,14 @@ fn run_suite(args: &Args) -> Result<(), Failure> {
         .ok_or_else(|| format!("cannot allocate {} MB x {jobs} workers", args.hash))
         .and_then(|total| crate::memory::check_table_size("hash tables", total, 0))
         .map_err(|e| usage(format!("--hash: {e}")))?;
-    let mut problems = Vec::new();
-    let mut unreadable = 0;
-    for (line, text) in &lines {
-        match Problem::parse(*line, text) {
-            Ok(Some(p)) => problems.push(p),
-            Ok(None) => {}
-            Err(e) => {
-                unreadable += 1;
-                eprintln!("SKIP line {line}: {e}");
-            }
-        }
+    let Suite {
+        problems,
+        unreadable,
+    } = Suite::parse(&lines);
+    for (line, e) in &unreadable {
+        eprintln!("SKIP line {line}: {e}");
     }
+    let unreadable = unreadable.len();
     if problems.is_empty() {
         return Err(Failure::Run(format!(
             "no readable positions in {} ({} unreadable)",
@@ -159,8 +124,16 @@ fn run_suite(args: &Args) -> Result<(), Failure> {
         hash_mb: args.hash,
         threads: usize::from(args.threads),
     };
-    let tally = run_problems(&problems, &limits, workers)?;
-    print_summary(&tally, problems.len(), unreadable, start.elapsed());
+    let progress = progress_bar(problems.len() as u64, "positions");
+    let tally = solve(&problems, &limits, workers, |event| match event {
+        Solved::Warning(warning) => eprintln!("epd: {warning}"),
+        Solved::Searched => progress.inc(1),
+        Solved::Row { problem, attempt } => {
+            progress.suspend(|| println!("{}", format_row(problem, attempt)));
+        }
+    });
+    progress.finish_and_clear();
+    print_summary(&tally?, problems.len(), unreadable, start.elapsed());
     // A line that does not read is an error, as in `perft-suite`: a file truncated mid-line
     // must not pass for a complete suite.
     if unreadable > 0 {
@@ -170,72 +143,6 @@ fn run_suite(args: &Args) -> Result<(), Failure> {
         )));
     }
     Ok(())
-}
-
-/// How the positions are spread: `jobs` at a time, each on a searcher with a `hash_mb` table
-/// and `threads` threads.
-#[derive(Clone, Copy, Debug)]
-struct Workers {
-    jobs: usize,
-    hash_mb: usize,
-    threads: usize,
-}
-
-/// Searches the problems on `jobs` workers and prints the rows in input order as they complete.
-fn run_problems(problems: &[Problem], limits: &Limits, workers: Workers) -> Result<Tally, String> {
-    let Workers {
-        jobs,
-        hash_mb,
-        threads,
-    } = workers;
-    let Some(pool) = worker_pool(jobs, "epd") else {
-        return Err("cannot start any worker thread".to_string());
-    };
-    // As many workers as the pool could get.
-    let jobs = pool.current_num_threads();
-    let progress = progress_bar(problems.len() as u64, "positions");
-    let next = AtomicUsize::new(0);
-    let mut tally = Tally::default();
-    pool.in_place_scope(|scope| {
-        let (sender, receiver) = mpsc::channel::<(usize, Attempt)>();
-        for _ in 0..jobs {
-            let sender = sender.clone();
-            let next = &next;
-            scope.spawn(move |_| {
-                let mut searcher = Searcher::new(hash_mb);
-                if let Err(e) = searcher.set_threads(threads) {
-                    eprintln!("epd: {e}; searching with {} threads", searcher.threads());
-                }
-                loop {
-                    let i = next.fetch_add(1, Ordering::Relaxed);
-                    let Some(problem) = problems.get(i) else {
-                        break;
-                    };
-                    if sender
-                        .send((i, attempt(&mut searcher, problem, limits)))
-                        .is_err()
-                    {
-                        break;
-                    }
-                }
-            });
-        }
-        drop(sender);
-        let mut pending = BTreeMap::new();
-        let mut printed = 0;
-        for (i, result) in receiver {
-            progress.inc(1);
-            pending.insert(i, result);
-            while let Some(result) = pending.remove(&printed) {
-                let problem = &problems[printed];
-                tally.add(problem, result.verdict);
-                progress.suspend(|| println!("{}", format_row(problem, &result)));
-                printed += 1;
-            }
-        }
-    });
-    progress.finish_and_clear();
-    Ok(tally)
 }
 
 fn print_summary(tally: &Tally, searched: usize, unreadable: usize, elapsed: Duration) {

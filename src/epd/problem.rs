@@ -91,6 +91,30 @@ impl Problem {
     }
 }
 
+/// A suite file's problems, and its lines that did not read.
+#[derive(Clone, Debug, Default)]
+pub struct Suite {
+    pub problems: Vec<Problem>,
+    /// The line number and the reason of each line that is neither a problem nor blank nor a
+    /// comment.
+    pub unreadable: Vec<(usize, String)>,
+}
+
+impl Suite {
+    /// The problems of a file's numbered lines (as [`crate::files::read_lines`] gives them).
+    pub fn parse(lines: &[(usize, String)]) -> Suite {
+        let mut suite = Suite::default();
+        for (line, text) in lines {
+            match Problem::parse(*line, text) {
+                Ok(Some(p)) => suite.problems.push(p),
+                Ok(None) => {}
+                Err(e) => suite.unreadable.push((*line, e)),
+            }
+        }
+        suite
+    }
+}
+
 /// Totals over a suite run.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct Tally {
