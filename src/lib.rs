@@ -15,9 +15,14 @@ pub mod rng;
 pub mod search;
 pub mod solve;
 pub mod tablebase;
-pub mod testing;
+pub mod test_hooks;
 pub mod threads;
 pub mod train;
 pub mod tune;
 pub mod types;
 pub mod uci;
+
+/// What a test that cannot run says: for the unit tests only (the integration tests include
+/// the same file from `tests/common`), so the library does not carry it.
+#[cfg(test)]
+mod testing;

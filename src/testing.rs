@@ -4,8 +4,10 @@
 //! what it did not check), and fails the test instead where `CUTOFF_REQUIRE` names what is
 //! missing (`.ci/run` requires the tables of `../shared` and python-chess, which CI has).
 //!
-//! The unit tests in `src/` and the integration tests in `tests/` both call it, which is why
-//! it is part of the library rather than of `tests/common`.
+//! Tests only: the library declares it for its unit tests alone (`#[cfg(test)] mod testing`
+//! in `lib.rs`), and the integration tests include this same file (`tests/common/mod.rs`), so
+//! the built engine carries none of it. The run-time hooks that tests set in the engine's
+//! environment are in `crate::test_hooks`.
 
 use std::io::Write;
 
@@ -66,26 +68,6 @@ pub fn skip(test: &str, need: Need, why: &str) {
             panic!("{line}; and the skip log {log:?} cannot be written: {e}");
         }
     }
-}
-
-/// The variable of the test hook [`fail_search_at_depth`].
-pub const FAIL_SEARCH_AT_DEPTH: &str = "CUTOFF_TEST_FAIL_SEARCH_AT_DEPTH";
-
-/// A test hook, for the tests that watch what a search that failed does in the built engine:
-/// with `CUTOFF_TEST_FAIL_SEARCH_AT_DEPTH=D` in its environment, every search's main thread
-/// panics once it has reported its iteration at depth `D`, as a real failure would (a net check
-/// that does not hold, a bug), so the path that answers it (`info string error: the search
-/// failed ...`, then one `bestmove`) runs for real. Read once a process; unset (as everywhere
-/// but in those tests) it changes nothing, and costs a load an iteration.
-pub fn fail_search_at_depth() -> Option<i32> {
-    static DEPTH: std::sync::OnceLock<Option<i32>> = std::sync::OnceLock::new();
-    *DEPTH.get_or_init(|| {
-        std::env::var(FAIL_SEARCH_AT_DEPTH)
-            .ok()?
-            .trim()
-            .parse()
-            .ok()
-    })
 }
 
 #[cfg(test)]

@@ -13,14 +13,16 @@ use std::path::{Path, PathBuf};
 /// here fails `every_module_has_a_layer`, so a new one must be placed on purpose.
 const LAYERS: &[&[&str]] = &[
     // Numbers, memory sizes, the random-number generator, the one rule for reading files (and
-    // suite files' lines), the golden-section search, what a test that cannot run says: depend
-    // on nothing of ours.
+    // suite files' lines), the golden-section search, the run-time hooks tests set in the
+    // engine's environment, what a test that cannot run says (for tests only): depend on
+    // nothing of ours.
     &[
         "types",
         "memory",
         "rng",
         "files",
         "golden_section",
+        "test_hooks",
         "testing",
     ],
     // The board, and the worker threads (each with the stack `memory` sizes).
@@ -795,4 +797,43 @@ fn the_train_and_epd_doors_leave_the_work_to_the_library() {
     ] {
         assert!(g.code[library].contains(mark), "{library} lacks {mark}");
     }
+}
+
+/// `testing` (what a test that cannot run says) is for tests only: `lib.rs` declares it under
+/// `#[cfg(test)]` alone, so the built engine does not carry it, and the integration tests
+/// include the same file from `tests/common`. No library module's own code (unit tests left
+/// out) names it, which would not build without `cfg(test)` anyway; the test hooks the built engine reads at run time are
+/// in `test_hooks`.
+#[test]
+fn testing_is_compiled_for_tests_only() {
+    let lib = fs::read_to_string(src().join("lib.rs")).unwrap();
+    let code: String = lib
+        .lines()
+        .filter(|line| !line.trim_start().starts_with("//"))
+        .collect::<Vec<_>>()
+        .join("\n");
+    assert!(
+        code.contains("#[cfg(test)]\nmod testing;"),
+        "lib.rs does not declare `testing` for tests only"
+    );
+    assert_eq!(code.matches("mod testing;").count(), 1, "{code}");
+    let common = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/common/mod.rs");
+    let common = fs::read_to_string(common).unwrap();
+    assert!(common.contains("#[path = \"../../src/testing.rs\"]\npub mod testing;"));
+    let g = graph();
+    let users: Vec<&String> = g
+        .code
+        .iter()
+        .filter(|(m, code)| {
+            // The unit tests' own files (`#[cfg(test)] mod tests;`) may use it.
+            *m != "testing"
+                && !m.ends_with("::tests")
+                && paths_in(code)
+                    .iter()
+                    .any(|p| p.starts_with("crate::testing"))
+        })
+        .map(|(m, _)| m)
+        .collect();
+    assert!(users.is_empty(), "library code using `testing`: {users:?}");
+    assert!(g.code["search"].contains("crate::test_hooks::fail_search_at_depth()"));
 }

@@ -276,7 +276,7 @@ fn file_tools_refuse_missing_files_directories_and_endless_devices() {
     } else {
         common::skip(
             "file_tools_refuse_missing_files_directories_and_endless_devices",
-            cutoff::testing::Need::Machine,
+            common::Need::Machine,
             "no /dev/zero: the endless-device case is not checked",
         );
     }
@@ -616,7 +616,7 @@ fn data_tools_refuse_a_link_to_dev_zero_at_once_as_not_a_regular_file() {
     if !Path::new("/dev/zero").exists() {
         common::skip(
             "data_tools_refuse_a_link_to_dev_zero_at_once_as_not_a_regular_file",
-            cutoff::testing::Need::Machine,
+            common::Need::Machine,
             "no /dev/zero",
         );
         return;
@@ -1508,7 +1508,7 @@ fn an_output_is_never_put_over_a_file_its_user_could_not_write() {
     if unsafe { libc::geteuid() } != 0 {
         common::skip(
             test,
-            cutoff::testing::Need::Machine,
+            common::Need::Machine,
             "needs root to run as another user",
         );
         return;
@@ -1549,7 +1549,7 @@ fn an_output_is_never_put_over_a_file_its_user_could_not_write() {
     if !reachable {
         common::skip(
             test,
-            cutoff::testing::Need::Machine,
+            common::Need::Machine,
             "user 65534 cannot run the cutoff binary here",
         );
         return;

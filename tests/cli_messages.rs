@@ -365,7 +365,7 @@ fn version_names_the_commit_and_the_bench_of_the_build() {
                 assert!(commit == "unknown" || commit.chars().all(|c| c.is_ascii_hexdigit()));
                 common::skip(
                     "version_names_the_commit_and_the_bench_of_the_build",
-                    cutoff::testing::Need::Machine,
+                    common::Need::Machine,
                     "no git here: the commit is not compared with HEAD",
                 );
             }

@@ -4,6 +4,8 @@
 //! or PGN of its seed in docs/games, and fails when the committed picture is not the one the
 //! log draws now: a gauntlet added to the log without `python3 tools/climb.py` fails here.
 
+mod common;
+
 use std::path::Path;
 use std::process::Command;
 
@@ -16,9 +18,9 @@ fn climb_picture_is_drawn_from_the_logged_gauntlets_and_they_agree_with_their_lo
         .output()
         .is_ok_and(|o| o.status.success());
     if !has_python {
-        cutoff::testing::skip(
+        common::skip(
             "climb_picture_is_drawn_from_the_logged_gauntlets_and_they_agree_with_their_logs",
-            cutoff::testing::Need::PythonChess,
+            common::Need::PythonChess,
             "no python3 to run tools/climb.py --check",
         );
         return;

@@ -28,7 +28,7 @@ fn tables(test: &str) -> Option<PathBuf> {
     } else {
         common::skip(
             test,
-            cutoff::testing::Need::Shared,
+            common::Need::Shared,
             &format!("no Syzygy tables at {}", dir.display()),
         );
         None
@@ -483,7 +483,7 @@ fn syzygy_moves_agree_with_python_chess() {
     if !has_chess {
         common::skip(
             "syzygy_moves_agree_with_python_chess",
-            cutoff::testing::Need::PythonChess,
+            common::Need::PythonChess,
             "no python-chess (pip install chess)",
         );
         return;

@@ -136,7 +136,7 @@ fn make_fixtures() -> Fixtures {
     } else {
         common::skip(
             "uci_fuzz (its fixtures)",
-            cutoff::testing::Need::Shared,
+            common::Need::Shared,
             &format!(
                 "no tables at {}: no good or cut table folder is fuzzed",
                 shared.display()

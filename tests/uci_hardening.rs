@@ -445,7 +445,7 @@ fn ucinewgame_at_a_large_hash_does_not_hold_up_the_next_go_past_its_clock() {
     let lines = e.collect_until("readyok", Duration::from_secs(120), |l| l == "readyok");
     if let Some(error) = lines.iter().find(|l| is_error_report(l)) {
         let why = format!("no 1024 MB table here: {error}");
-        return skip(TEST, cutoff::testing::Need::Machine, &why);
+        return skip(TEST, common::Need::Machine, &why);
     }
     let readyok = |l: &str| l == "readyok";
     let clear = (0..3)
@@ -468,7 +468,7 @@ fn ucinewgame_at_a_large_hash_does_not_hold_up_the_next_go_past_its_clock() {
         let why = format!(
             "a 1024 MB table clears in {clear:?} here: too fast to tell a `go` that waited for it"
         );
-        skip(TEST, cutoff::testing::Need::Machine, &why);
+        skip(TEST, common::Need::Machine, &why);
     } else {
         assert!(
             answer < bound,

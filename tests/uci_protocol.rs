@@ -1232,7 +1232,7 @@ fn uci_analyse_mode_is_accepted_and_changes_nothing_in_the_search() {
 /// `stop`. The engine answers on (`isready`, the next `go`).
 #[test]
 fn a_search_that_fails_says_so_once_and_answers_one_bestmove_of_its_last_reported_move() {
-    let mut e = Engine::with_env(&[(cutoff::testing::FAIL_SEARCH_AT_DEPTH, "3")]);
+    let mut e = Engine::with_env(&[(cutoff::test_hooks::FAIL_SEARCH_AT_DEPTH, "3")]);
     e.handshake();
     e.sync();
     let failed = "info string error: the search failed: CUTOFF_TEST_FAIL_SEARCH_AT_DEPTH asked for it; the move is the last one it reported, else the first legal one";

@@ -75,9 +75,9 @@ engine.quit()
         .status()
         .is_ok_and(|s| s.success());
     if !has_chess {
-        cutoff::testing::skip(
+        common::skip(
             "python_chess_reads_the_wdl",
-            cutoff::testing::Need::PythonChess,
+            common::Need::PythonChess,
             "no python-chess (pip install chess)",
         );
         return;

@@ -496,8 +496,8 @@ impl Reporter for Remembering<'_> {
         }
         self.inner.iteration(info);
         // The test hook that makes a search fail here, where a failure is caught and answered.
-        if crate::testing::fail_search_at_depth().is_some_and(|d| info.depth >= d) {
-            panic!("{} asked for it", crate::testing::FAIL_SEARCH_AT_DEPTH);
+        if crate::test_hooks::fail_search_at_depth().is_some_and(|d| info.depth >= d) {
+            panic!("{} asked for it", crate::test_hooks::FAIL_SEARCH_AT_DEPTH);
         }
     }
 }

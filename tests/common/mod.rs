@@ -720,11 +720,14 @@ impl Info {
     }
 }
 
-/// A test that cannot run (part of) its check says so where CI shows it
-/// (`cutoff::testing::skip`), or fails where `CUTOFF_REQUIRE` names what is missing.
-pub fn skip(test: &str, need: cutoff::testing::Need, why: &str) {
-    cutoff::testing::skip(test, need, why);
-}
+/// What a test that cannot run (part of) its check says, where CI shows it, or the failure
+/// where `CUTOFF_REQUIRE` names what is missing: `src/testing.rs`, the file the library's unit
+/// tests use, included here because the library itself does not carry it.
+#[path = "../../src/testing.rs"]
+pub mod testing;
+// Not every test binary skips a check.
+#[allow(unused_imports)]
+pub use testing::{skip, Need};
 
 /// The MultiPV lines as a GUI keeps them: for each `multipv` index, the last of `infos` that
 /// reports it (a later report of an index replaces the earlier one).
