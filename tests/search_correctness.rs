@@ -259,6 +259,7 @@ fn one_switch_flipped() -> Vec<(&'static str, Steps)> {
         see_pruning,
         history_reductions,
         quiescence_tt,
+        quiescence_tt_stand_pat,
         correction_history,
         singular_extensions,
         double_extensions,

@@ -90,6 +90,9 @@ pub struct Steps {
     /// Quiescence step 2 (package, +34.6 ± 19.6 alone): quiescence probes the table (any entry
     /// may settle it) and stores its results at depth 0.
     pub quiescence_tt: bool,
+    /// Quiescence step 3b (+15 at 20k nodes, SPRT seed 7702; docs/strength.md, search round
+    /// 4): standing pat takes the table's score where its bound points past the evaluation.
+    pub quiescence_tt_stand_pat: bool,
     /// Quiescence step 4: captures that lose material by static exchange are skipped (see
     /// `see_ordering`).
     pub quiescence_see_pruning: bool,
@@ -128,6 +131,7 @@ impl Default for Steps {
             late_move_reductions: true,
             history_reductions: true,
             quiescence_tt: true,
+            quiescence_tt_stand_pat: true,
             quiescence_see_pruning: true,
             aspiration_windows: true,
             time_manager_scaling: true,
@@ -158,6 +162,7 @@ impl Steps {
             late_move_reductions: false,
             history_reductions: false,
             quiescence_tt: false,
+            quiescence_tt_stand_pat: false,
             quiescence_see_pruning: false,
             ..Steps::default()
         }

@@ -117,7 +117,12 @@ impl Worker<'_> {
         hit: Option<Hit>,
     ) -> Result<(Score, Score), Score> {
         let stored = hit.and_then(|hit| hit.eval);
-        let (raw_eval, stand_pat) = self.static_eval(pos, ply, false, stored);
+        let (raw_eval, mut stand_pat) = self.static_eval(pos, ply, false, stored);
+        // Step 3b: the table's score, where its bound says the position is worth more (or
+        // less) than the evaluation, is the better guess of what standing pat is worth.
+        if self.steps.quiescence_tt_stand_pat {
+            stand_pat = table_stand_pat(stand_pat, hit);
+        }
         if stand_pat >= beta {
             if self.steps.quiescence_tt {
                 self.store_quiescence(key, ply, stand_pat, Bound::Lower, None, Some(raw_eval));
@@ -152,5 +157,27 @@ impl Worker<'_> {
             eval,
         };
         self.shared.tt.store(key, ply, stored);
+    }
+}
+
+/// Quiescence step 3b: standing pat at the table's score where its bound points past the
+/// static evaluation `stand_pat` (an exact score always; a lower bound above it; an upper
+/// bound below it), never at a mate or tablebase score.
+#[inline]
+fn table_stand_pat(stand_pat: Score, hit: Option<Hit>) -> Score {
+    match hit {
+        Some(hit) if !hit.score.is_decisive() => {
+            let better = match hit.bound {
+                Bound::Exact => true,
+                Bound::Lower => hit.score > stand_pat,
+                Bound::Upper => hit.score < stand_pat,
+            };
+            if better {
+                hit.score
+            } else {
+                stand_pat
+            }
+        }
+        _ => stand_pat,
     }
 }
