@@ -181,3 +181,32 @@ fn table_stand_pat(stand_pat: Score, hit: Option<Hit>) -> Score {
         _ => stand_pat,
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::search::tables::tt::PackedMove;
+
+    fn hit(score: i32, bound: Bound) -> Option<Hit> {
+        Some(Hit {
+            mv: PackedMove::NONE,
+            score: Score(score),
+            depth: 3,
+            bound,
+            eval: None,
+        })
+    }
+
+    #[test]
+    fn standing_pat_takes_the_table_score_only_where_its_bound_points_past_the_evaluation() {
+        let pat = Score(50);
+        assert_eq!(table_stand_pat(pat, None), pat);
+        assert_eq!(table_stand_pat(pat, hit(10, Bound::Exact)), Score(10));
+        assert_eq!(table_stand_pat(pat, hit(90, Bound::Lower)), Score(90));
+        assert_eq!(table_stand_pat(pat, hit(10, Bound::Lower)), pat);
+        assert_eq!(table_stand_pat(pat, hit(10, Bound::Upper)), Score(10));
+        assert_eq!(table_stand_pat(pat, hit(90, Bound::Upper)), pat);
+        let mate = Score::mate_in(5).0;
+        assert_eq!(table_stand_pat(pat, hit(mate, Bound::Exact)), pat);
+    }
+}
