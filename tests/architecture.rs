@@ -681,9 +681,10 @@ fn the_uci_session_hands_each_job_to_its_own_file() {
 fn the_engine_state_has_one_owner() {
     let g = graph();
     let mut wrong = Vec::new();
+    // A field's declaration (`threads: usize`), not a path (`crate::threads::`).
     let copies = [
-        "hash_mb:",
-        "threads:",
+        "hash_mb: ",
+        "threads: ",
         "syzygy_path",
         "Option<Arc<Network>>",
     ];
