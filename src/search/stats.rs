@@ -1,5 +1,5 @@
 //! Counters that show how well the search prunes. The definitions match the reference
-//! alpha-beta in `reference/` so that its figures and the engine's can be compared:
+//! alpha-beta of the lab (`lab/`) so that its figures and the engine's can be compared:
 //! - a *node* is a position visited (main search and quiescence, the root included);
 //! - a *beta cutoff* is a node where a move's score reached beta and ended the node's search;
 //! - a *first-move cutoff* is a beta cutoff made by the first move searched at that node.
