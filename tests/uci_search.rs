@@ -430,7 +430,9 @@ fn go_mate_without_such_a_mate_searches_until_stop() {
 /// way". Without such a mate (Kiwipete) it answers by itself, no `stop` sent, within the move
 /// time by the engine's own reported time (`engine_time`, which also holds the wall clock to a
 /// second past it); with one (the only mate in 3) it answers with the mate once it is proven,
-/// within the same time.
+/// well before its time is up. That half gives 20 s, not 1: on a busy two-core machine a second
+/// of wall clock may hold too little CPU to prove the mate (the test failed so under a load of
+/// 11), and the point is the mate found and the search ended by it, not the machine's speed.
 #[test]
 fn go_mate_with_a_movetime_answers_within_the_time_with_or_without_the_mate() {
     let mut e = Engine::started();
@@ -442,11 +444,11 @@ fn go_mate_with_a_movetime_answers_within_the_time_with_or_without_the_mate() {
         "a mate in Kiwipete: {:?}",
         r.lines
     );
-    let (_, r) = search_fen(&mut e, MATE_IN_3, "go mate 3 movetime 1000");
-    let t = engine_time(&r, 1000);
+    let (_, r) = search_fen(&mut e, MATE_IN_3, "go mate 3 movetime 20000");
+    let t = engine_time(&r, 20000);
     assert!(
-        t <= ms(1000),
-        "`go mate 3 movetime 1000` with the mate searched {t:?}"
+        t < ms(10000),
+        "`go mate 3 movetime 20000` with the mate searched {t:?}: the mate did not end it"
     );
     assert_eq!(r.bestmove, "f6a6", "{:?}", r.lines);
     assert!(
