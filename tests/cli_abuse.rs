@@ -886,7 +886,8 @@ fn train_stops_when_its_loss_turns_non_finite_and_writes_no_net() {
 }
 
 /// A run resumed from a checkpoint goes on as the unbroken one only under the recipe and data
-/// it started with: another flag that shapes the run, or data that has gained a chunk since
+/// it started with: another flag that shapes the run (another input layout among them), or
+/// data that has gained a chunk since
 /// (as `data/` does between sessions), is refused naming the difference, before any epoch; the
 /// same flags resume it.
 #[test]
@@ -934,6 +935,12 @@ fn train_resumes_only_under_the_recipe_and_data_it_started_with() {
             "--lambda-end: 0.3 there, (not given) here",
         ),
         (&chunk, vec!["--seed", "8"], "--seed: 1 there, 8 here"),
+        // A net of another input layout: the checkpoint's weights mean other squares.
+        (
+            &chunk,
+            vec!["--inputs", "mirrored"],
+            "--inputs: plain there, mirrored here",
+        ),
         (&other, vec![], "data: 1 chunks, "),
     ] {
         let what = format!(

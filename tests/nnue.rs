@@ -10,7 +10,7 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use common::{is_error_report, Engine};
-use cutoff::eval::nnue::{Accumulators, Network, INPUTS, OUTPUT_BUCKETS};
+use cutoff::eval::nnue::{Accumulators, Layout, Network, INPUTS, OUTPUT_BUCKETS};
 use cutoff::eval::EvaluatorKind;
 use cutoff::position::{read_fen, FenPolicy, Game, MoveDelta};
 use cutoff::rng::Rng;
@@ -25,13 +25,18 @@ fn random_network(hidden: usize, seed: u64) -> Network {
 /// A net of seeded random weights with `buckets` output buckets, each its own random row and
 /// bias (one bucket draws what `random_network` drew before buckets).
 fn random_bucketed_network(hidden: usize, buckets: usize, seed: u64) -> Network {
+    random_network_of(Layout::Plain, hidden, buckets, seed)
+}
+
+/// [`random_bucketed_network`] with inputs of `layout` (the same weights for either).
+fn random_network_of(layout: Layout, hidden: usize, buckets: usize, seed: u64) -> Network {
     let mut rng = Rng::new(seed);
     let mut draw = |lo: i32, hi: i32| (lo + rng.below((hi - lo + 1) as usize) as i32) as i16;
     let w1 = (0..INPUTS * hidden).map(|_| draw(-60, 60)).collect();
     let b1 = (0..hidden).map(|_| draw(-20, 120)).collect();
     let w2 = (0..buckets * 2 * hidden).map(|_| draw(-126, 126)).collect();
     let b2 = (0..buckets).map(|_| i32::from(draw(-3000, 3000))).collect();
-    Network::from_weights(w1, b1, w2, b2)
+    Network::from_layout_and_weights(layout, w1, b1, w2, b2)
 }
 
 fn walk(acc: &mut Accumulators, net: &Network, pos: &Chess, ply: usize, depth: u32) -> u64 {
@@ -43,7 +48,7 @@ fn walk(acc: &mut Accumulators, net: &Network, pos: &Chess, ply: usize, depth: u
     for m in pos.legal_moves() {
         let mut child = pos.clone();
         child.play_unchecked(m);
-        acc.update(MoveDelta::of(pos, &m), ply);
+        acc.update(MoveDelta::of(pos, &m), ply, child.board());
         nodes += walk(acc, net, &child, ply + 1, depth - 1);
     }
     nodes
@@ -74,10 +79,13 @@ fn incremental_values_equal_fresh_ones_over_the_perft_suite() {
 /// a helper's panic is caught so that the search still answers, and comes back in the
 /// outcome's `helper_failures`, which must be empty; the main thread's panic is caught too and
 /// comes back in `failure`, which must be `None` (else a mismatch there would pass unseen).
+/// And with a net of mirrored inputs on one thread (kings crossing the d/e boundary in search).
 #[test]
 fn incremental_values_equal_fresh_ones_in_bench_searches() {
-    let net = Arc::new(random_bucketed_network(32, OUTPUT_BUCKETS, 12));
-    for threads in [1, 2] {
+    let plain = random_bucketed_network(32, OUTPUT_BUCKETS, 12);
+    let mirrored = random_network_of(Layout::Mirrored, 32, OUTPUT_BUCKETS, 12);
+    for (net, threads) in [(&plain, 1), (&plain, 2), (&mirrored, 1)] {
+        let net = Arc::new(net.clone());
         let mut searcher = Searcher::new(16);
         searcher.set_network(Arc::clone(&net)).unwrap();
         searcher.set_settings(Settings {
@@ -230,7 +238,7 @@ fn assert_engine_equals_reference(net: &Network, bytes: &[u8], pos: &Chess, what
     use cutoff::train::data::Sample;
     use cutoff::train::quantised::QuantisedNet;
     let reference = QuantisedNet::from_bytes(bytes).unwrap();
-    let sample = Sample::new(pos, 0, GameResult::Draw);
+    let sample = Sample::new(pos, 0, GameResult::Draw, reference.weights.layout);
     let want = reference.evaluate(sample.stm_features(), sample.nstm_features());
     let limit = i64::from(cutoff::types::Score::TB_WIN_BOUND.0 - 1);
     assert_eq!(
@@ -320,9 +328,13 @@ fn a_net_file_with_a_bucket_count_the_engine_does_not_run_or_another_size_is_ref
     let cut = eight[..eight.len() - 4].to_vec();
     let mut v1_with_buckets = eight.clone();
     v1_with_buckets[8] = 1;
-    let mut v3 = one.clone();
-    v3[8] = 3;
-    let cases: [(&str, &[u8], &str, &str); 5] = [
+    let mut v4 = one.clone();
+    v4[8] = 4;
+    // Version 3 says its input layout in bytes 40..44: 0 plain, 1 mirrored, nothing else.
+    let mut layout = one.clone();
+    layout[8] = 3;
+    layout[40] = 7;
+    let cases: [(&str, &[u8], &str, &str); 6] = [
         (
             "three.nnue",
             &three,
@@ -348,10 +360,16 @@ fn a_net_file_with_a_bucket_count_the_engine_does_not_run_or_another_size_is_ref
             "header byte 36 (reserved, zero) is 8, the format's is 0",
         ),
         (
-            "v3.nnue",
-            &v3,
-            "net file version 3 (this build reads 1 and 2)",
-            "net file version 3 (this build reads 1 and 2)",
+            "v4.nnue",
+            &v4,
+            "net file version 4 (this build reads 1 to 3)",
+            "net file version 4 (this build reads 1 to 3)",
+        ),
+        (
+            "layout.nnue",
+            &layout,
+            "header byte 40 (input layout) is 7: this build reads 0 (plain) or 1 (horizontally mirrored)",
+            "header byte 40 (input layout) is 7: this build reads 0 (plain) or 1 (horizontally mirrored)",
         ),
     ];
     let good = temp_file("eight.nnue", &eight);

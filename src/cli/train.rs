@@ -14,7 +14,7 @@ use super::{
     LAMBDA,
 };
 use crate::datagen::positions::Filter;
-use crate::eval::nnue::format;
+use crate::eval::nnue::format::{self, Layout};
 use crate::files;
 use crate::threads::worker_pool;
 use crate::train::recipe::{Batch, Recipe};
@@ -107,6 +107,24 @@ pub struct Args {
     /// Train on the positions as played only, without their mirrors.
     #[arg(long, overrides_with = "mirror")]
     pub no_mirror: bool,
+    /// How the net's inputs see the board: `plain` (every net before generation 4) or
+    /// `mirrored` (a side whose king stands on files e-h sees the board mirrored left to right,
+    /// so the net learns one king side instead of two; written as a version 3 file). With
+    /// `mirrored` the positions' mirrors are not added (their inputs are the positions' own),
+    /// so an epoch takes half the positions.
+    #[arg(long, value_name = "LAYOUT", default_value = "plain", value_parser = input_layout)]
+    pub inputs: Layout,
+}
+
+/// `--inputs`: a layout's name ([`Layout::from_name`]).
+fn input_layout(value: &str) -> Result<Layout, String> {
+    Layout::from_name(value).ok_or_else(|| {
+        let names: Vec<&str> = Layout::ALL.iter().map(|l| l.name()).collect();
+        format!(
+            "not an input layout; the trainer takes {}",
+            names.join(" or ")
+        )
+    })
 }
 
 /// `--hidden`: a width the engine loads ([`format::check_hidden`]), so that no run can end
@@ -175,9 +193,16 @@ pub const DEFAULT_LR_END: f64 = 0.000005;
 
 impl Args {
     /// Whether the training positions are mirrored: unless `--no-mirror` (the last of
-    /// `--mirror` and `--no-mirror` given wins).
+    /// `--mirror` and `--no-mirror` given wins), and never with mirrored inputs, where a
+    /// mirror's inputs are its original's ([`Args::mirror_dropped`]).
     pub fn mirrored(&self) -> bool {
-        !self.no_mirror
+        !self.no_mirror && self.inputs == Layout::Plain
+    }
+
+    /// Whether the mirrors asked for (the default) are left out for mirrored inputs: said on
+    /// stderr, since the flag's default is then not what runs.
+    pub fn mirror_dropped(&self) -> bool {
+        !self.no_mirror && self.inputs == Layout::Mirrored
     }
 
     /// λ of the first epoch.
@@ -287,6 +312,7 @@ fn recipe(args: &Args) -> Recipe {
         },
         max_positions: args.max_positions,
         mirrored: args.mirrored(),
+        inputs: args.inputs,
     }
 }
 
@@ -294,6 +320,12 @@ fn recipe(args: &Args) -> Recipe {
 /// and the summary line.
 fn train(args: &Args) -> Result<String, String> {
     let run_start = Instant::now();
+    if args.mirror_dropped() {
+        eprintln!(
+            "train: --inputs mirrored: the positions' left-right mirrors (--mirror) are not \
+             added: with mirrored inputs a mirror's inputs are its original's"
+        );
+    }
     let mut shown = Shown { args, bar: None };
     let done = run::train(&recipe(args), |event| shown.show(event))?;
     Ok(format!(
@@ -378,8 +410,12 @@ impl Shown<'_> {
     /// The line that opens the epochs: the scale and the recipe.
     fn training(&self, k: f64) {
         let args = self.args;
+        let inputs = match args.inputs {
+            Layout::Plain => "",
+            Layout::Mirrored => ", mirrored inputs",
+        };
         eprintln!(
-            "train: K = {k:.2} cp, lambda {}, {} neurons, {} output bucket(s), batch {}, lr {} (cosine to {}), {} epochs",
+            "train: K = {k:.2} cp, lambda {}, {} neurons, {} output bucket(s){inputs}, batch {}, lr {} (cosine to {}), {} epochs",
             lambda_schedule(args),
             args.hidden,
             args.output_buckets,

@@ -105,11 +105,13 @@ impl Evaluator {
     }
 
     /// A move was played at `ply`, changing the board as `delta` says (the move door's one
-    /// breakdown of the move, which the key reads too), giving the position at `ply + 1`.
+    /// breakdown of the move, which the key reads too), giving the position at `ply + 1`,
+    /// whose board is `child` (a net of mirrored inputs rebuilds a side from it when its king
+    /// crosses the d/e boundary).
     #[inline]
-    pub fn on_move(&mut self, delta: MoveDelta, ply: Ply) {
+    pub fn on_move(&mut self, delta: MoveDelta, ply: Ply, child: &shakmaty::Board) {
         if let Some(acc) = &mut self.net {
-            acc.update(delta, ply);
+            acc.update(delta, ply, child);
         }
     }
 

@@ -50,7 +50,7 @@ impl Worker<'_> {
         let child_key = early.finish(&child);
         self.keys.push(child_key);
         self.stack[ply].moved = Some(PieceTo::of(pos.turn(), &m));
-        self.evaluator.on_move(delta, ply);
+        self.evaluator.on_move(delta, ply, child.board());
         let score = search(self, &child, child_key);
         self.evaluator.on_undo(ply);
         self.keys.pop();

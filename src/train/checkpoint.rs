@@ -179,6 +179,9 @@ fn parse(bytes: &[u8], version: u32) -> Result<Checkpoint, String> {
         net: Net {
             hidden,
             buckets,
+            // Not in the file: its recipe records it, and a resumed run sets it from the recipe
+            // it was held to (`resume::start_state`).
+            layout: format::Layout::Plain,
             params: floats[..p].to_vec(),
         },
         m: floats[p..2 * p].to_vec(),

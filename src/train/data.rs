@@ -12,18 +12,29 @@ use shakmaty::{Chess, Position};
 use crate::datagen::chunk::{chunk_paths, ChunkReader};
 use crate::datagen::positions::{game_positions, Filter};
 use crate::datagen::GameResult;
-use crate::eval::nnue::format::{self, fnv1a, other_view, MAX_PIECES};
+use crate::eval::nnue::format::{self, fnv1a, other_view, Layout, MAX_PIECES};
 
 /// One game in this many goes to validation.
 pub const VALIDATION_ONE_IN: u64 = 20;
 
+/// [`Sample::packed`]'s bits above the piece count (at most 32: six bits).
+const COUNT_BITS: u8 = 0x3f;
+/// The sample's inputs are mirrored ([`Layout::Mirrored`]).
+const MIRRORED_INPUTS: u8 = 0x40;
+/// With mirrored inputs, the opponent's king stands on the other half (files a-d or e-h) from
+/// the side to move's: its view is flipped left to right against the side to move's.
+const VIEWS_DIFFER: u8 = 0x80;
+
 /// One position as the trainer learns from it.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Sample {
-    /// The side to move's feature indices; `count` are used. The opponent's are derived
-    /// ([`other_view`]), which halves the memory.
+    /// The side to move's input indices ([`format::input`], in the sample's layout); the
+    /// count are used. The opponent's are derived ([`other_view`], then flipped left to right
+    /// where its king's half is not the side to move's), which halves the memory.
     features: [u16; MAX_PIECES],
-    count: u8,
+    /// The count of features (pieces) in the low six bits, [`MIRRORED_INPUTS`] and
+    /// [`VIEWS_DIFFER`] above them: packed, so that a sample stays 68 bytes.
+    packed: u8,
     /// The game's result for the side to move, in halves: 0 loss, 1 draw, 2 win.
     result: u8,
     /// The stored search score, centipawns, side to move's view.
@@ -31,14 +42,25 @@ pub struct Sample {
 }
 
 impl Sample {
-    /// `pos` with its search score from White's side and the game's result.
-    pub fn new(pos: &Chess, white_score: i16, result: GameResult) -> Sample {
+    /// `pos` with its search score from White's side and the game's result, its inputs seen
+    /// as a net of `layout` sees them.
+    pub fn new(pos: &Chess, white_score: i16, result: GameResult, layout: Layout) -> Sample {
         let stm = pos.turn();
+        let board = pos.board();
+        let king = |side| board.king_of(side).unwrap_or(shakmaty::Square::A1);
+        let (ours, theirs) = (king(stm), king(!stm));
         let mut features = [0u16; MAX_PIECES];
         let mut count = 0;
-        for (sq, piece) in pos.board().iter().take(MAX_PIECES) {
-            features[count] = format::feature(stm, piece.color, piece.role, sq) as u16;
+        for (sq, piece) in board.iter().take(MAX_PIECES) {
+            features[count] = format::input(layout, stm, ours, piece.color, piece.role, sq) as u16;
             count += 1;
+        }
+        let mut packed = count as u8;
+        if layout == Layout::Mirrored {
+            packed |= MIRRORED_INPUTS;
+        }
+        if layout.flip(ours) != layout.flip(theirs) {
+            packed |= VIEWS_DIFFER;
         }
         let white_halves = match result {
             GameResult::WhiteWins => 2,
@@ -52,41 +74,58 @@ impl Sample {
         };
         Sample {
             features,
-            count: count as u8,
+            packed,
             result,
             score,
         }
     }
 
     /// The same position mirrored left to right (file a <-> h): the evaluation is blind to that
-    /// mirror (castling rights are not inputs), so it is a second, different training example
-    /// of the same knowledge. The feature index's low three bits are the file.
+    /// mirror (castling rights are not inputs), so with plain inputs it is a second, different
+    /// training example of the same knowledge (the feature index's low three bits are the
+    /// file). With mirrored inputs it is the sample itself: each side's king changes half, so
+    /// each view's flip turns back what the mirror turned.
     pub fn mirrored(&self) -> Sample {
+        if self.packed & MIRRORED_INPUTS != 0 {
+            return *self;
+        }
         let mut m = *self;
-        for f in &mut m.features[..usize::from(self.count)] {
+        for f in &mut m.features[..self.count()] {
             *f = format::mirrored(usize::from(*f)) as u16;
         }
         m
     }
 
+    /// How many features (pieces) there are.
+    #[inline]
+    fn count(&self) -> usize {
+        usize::from(self.packed & COUNT_BITS)
+    }
+
     /// The side to move's active inputs.
     #[inline]
     pub fn stm_features(&self) -> impl Iterator<Item = usize> + '_ {
-        self.features[..usize::from(self.count)]
+        self.features[..self.count()]
             .iter()
             .map(|&f| usize::from(f))
     }
 
-    /// The opponent's active inputs.
+    /// The opponent's active inputs: the side to move's seen from the other side, flipped
+    /// left to right where the two kings' halves differ (mirrored inputs only).
     #[inline]
     pub fn nstm_features(&self) -> impl Iterator<Item = usize> + '_ {
-        self.stm_features().map(other_view)
+        let flip = if self.packed & VIEWS_DIFFER != 0 {
+            7
+        } else {
+            0
+        };
+        self.stm_features().map(move |f| other_view(f) ^ flip)
     }
 
     /// Pieces on the board, kings included: what picks the output bucket.
     #[inline]
     pub fn pieces(&self) -> u32 {
-        u32::from(self.count)
+        self.count() as u32
     }
 
     /// The game's result for the side to move: 1, 0.5 or 0.
@@ -137,8 +176,8 @@ pub fn is_validation_game(name: &str, game: u64) -> bool {
     fnv1a(&key).is_multiple_of(VALIDATION_ONE_IN)
 }
 
-/// Reads one chunk, at most `limit` kept positions.
-fn load_chunk(path: &Path, filter: Filter, limit: usize) -> ChunkSamples {
+/// Reads one chunk, at most `limit` kept positions, their inputs in `layout`.
+fn load_chunk(path: &Path, filter: Filter, limit: usize, layout: Layout) -> ChunkSamples {
     let mut out = ChunkSamples::default();
     let name = path
         .file_name()
@@ -165,8 +204,8 @@ fn load_chunk(path: &Path, filter: Filter, limit: usize) -> ChunkSamples {
         for p in game_positions(&game) {
             out.positions += 1;
             if filter.passes_position(&p) {
-                out.samples
-                    .push((held_out, Sample::new(&p.pos, p.white_score, p.result)));
+                let sample = Sample::new(&p.pos, p.white_score, p.result, layout);
+                out.samples.push((held_out, sample));
             }
         }
         if out.samples.len() >= limit {
@@ -179,13 +218,19 @@ fn load_chunk(path: &Path, filter: Filter, limit: usize) -> ChunkSamples {
 
 /// Loads every chunk of `paths` (files, or folders by their `.vf` and `.bin` files) in
 /// parallel, keeping the positions `filter` passes, at most `max_positions` in all (the first
-/// ones in chunk order). The result is the same whatever the thread count.
-pub fn load(paths: &[PathBuf], filter: Filter, max_positions: Option<usize>) -> Loaded {
+/// ones in chunk order), their inputs as a net of `layout` sees them. The result is the same
+/// whatever the thread count.
+pub fn load(
+    paths: &[PathBuf],
+    filter: Filter,
+    max_positions: Option<usize>,
+    layout: Layout,
+) -> Loaded {
     let (chunks, mut problems) = chunk_paths(paths);
     let limit = max_positions.unwrap_or(usize::MAX);
     let per_chunk: Vec<ChunkSamples> = chunks
         .par_iter()
-        .map(|path| load_chunk(path, filter, limit))
+        .map(|path| load_chunk(path, filter, limit, layout))
         .collect();
     let mut loaded = Loaded {
         chunks: chunks.len(),
@@ -225,7 +270,7 @@ mod tests {
             .unwrap()
             .into_position(shakmaty::CastlingMode::Standard)
             .unwrap();
-        let s = Sample::new(&pos, 40, GameResult::WhiteWins);
+        let s = Sample::new(&pos, 40, GameResult::WhiteWins, Layout::Plain);
         assert_eq!(s.score(), -40.0);
         assert_eq!(s.result(), 0.0);
         assert_eq!(s.stm_features().count(), 32);
@@ -246,8 +291,8 @@ mod tests {
         let pos = parse("r1bq1rk1/pp2bppp/2n1pn2/3p4/2PP4/2N1PN2/PP3PPP/R2QKB1R b - - 0 8");
         let flipped = parse("1kr1qb1r/pppb2pp/2np1n2/4p3/4PP2/2NP1N2/PPP3PP/R1BKQ2R b - - 0 8");
         let (a, b) = (
-            Sample::new(&pos, 25, GameResult::Draw).mirrored(),
-            Sample::new(&flipped, 25, GameResult::Draw),
+            Sample::new(&pos, 25, GameResult::Draw, Layout::Plain).mirrored(),
+            Sample::new(&flipped, 25, GameResult::Draw, Layout::Plain),
         );
         let sorted = |it: &mut dyn Iterator<Item = usize>| {
             let mut v: Vec<usize> = it.collect();
@@ -262,7 +307,7 @@ mod tests {
         assert_eq!((a.score(), a.result()), (b.score(), b.result()));
         assert_ne!(
             sorted(&mut a.stm_features()),
-            sorted(&mut Sample::new(&pos, 25, GameResult::Draw).stm_features())
+            sorted(&mut Sample::new(&pos, 25, GameResult::Draw, Layout::Plain).stm_features())
         );
     }
 
@@ -272,5 +317,61 @@ mod tests {
             .filter(|&g| is_validation_game("a.vf", g))
             .count();
         assert!((800..1200).contains(&held), "{held}");
+    }
+
+    /// With mirrored inputs each side's view is flipped by its own king: the side to move's
+    /// stored features and the opponent's derived ones are the format's inputs for each side,
+    /// with the kings on the same half and on different halves; and a sample's mirror is the
+    /// sample itself, which is the sample of the mirrored position.
+    #[test]
+    fn a_mirrored_inputs_sample_flips_each_view_by_its_own_king() {
+        let parse = |fen: &str| -> Chess {
+            fen.parse::<shakmaty::fen::Fen>()
+                .unwrap()
+                .into_position(shakmaty::CastlingMode::Standard)
+                .unwrap()
+        };
+        let sorted = |it: &mut dyn Iterator<Item = usize>| {
+            let mut v: Vec<usize> = it.collect();
+            v.sort_unstable();
+            v
+        };
+        for (fen, differ) in [
+            (
+                "r1bq1rk1/pp2bppp/2n1pn2/3p4/2PP4/2N1PN2/PP3PPP/R2QKB1R b - - 0 8",
+                false,
+            ),
+            ("2kr3r/ppp2ppp/8/8/8/8/PP3PPP/R5K1 w - - 0 30", true),
+            ("2kr3r/ppp2ppp/8/8/8/8/PP3PPP/2KR4 b - - 0 30", false),
+            ("8/5pk1/6p1/8/8/6P1/1K3P2/3R4 w - - 0 40", true),
+        ] {
+            let pos = parse(fen);
+            let s = Sample::new(&pos, 0, GameResult::Draw, Layout::Mirrored);
+            let board = pos.board();
+            let view = |side: shakmaty::Color| -> Vec<usize> {
+                let king = board.king_of(side).unwrap();
+                let mut v: Vec<usize> = board
+                    .iter()
+                    .map(|(sq, p)| format::input(Layout::Mirrored, side, king, p.color, p.role, sq))
+                    .collect();
+                v.sort_unstable();
+                v
+            };
+            assert_eq!(sorted(&mut s.stm_features()), view(pos.turn()), "{fen}");
+            assert_eq!(sorted(&mut s.nstm_features()), view(!pos.turn()), "{fen}");
+            assert_eq!(s.packed & VIEWS_DIFFER != 0, differ, "{fen}");
+            assert_eq!(s.mirrored(), s);
+            let mut setup = pos.to_setup(shakmaty::EnPassantMode::Legal);
+            setup.board.flip_horizontal();
+            let twin: Chess =
+                shakmaty::FromSetup::from_setup(setup, shakmaty::CastlingMode::Standard).unwrap();
+            let t = Sample::new(&twin, 0, GameResult::Draw, Layout::Mirrored);
+            assert_eq!(sorted(&mut t.stm_features()), sorted(&mut s.stm_features()));
+            assert_eq!(
+                sorted(&mut t.nstm_features()),
+                sorted(&mut s.nstm_features())
+            );
+        }
+        assert_eq!(std::mem::size_of::<Sample>(), 68);
     }
 }

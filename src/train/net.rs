@@ -5,7 +5,7 @@
 //! so that the optimizer, the gradient sums and the checkpoint treat them alike.
 
 use super::data::Sample;
-use crate::eval::nnue::format::{self, INPUTS};
+use crate::eval::nnue::format::{self, Layout, INPUTS};
 use crate::rng::Rng;
 
 /// Centipawns per unit of output: the evaluation is `y * SCALE` (the net format's scale).
@@ -74,6 +74,9 @@ pub struct Net {
     pub hidden: usize,
     /// Output buckets: 1 or `format::OUTPUT_BUCKETS`.
     pub buckets: usize,
+    /// How its inputs see the board: the samples it is trained on are seen so
+    /// (`Sample::new`), and its file says it.
+    pub layout: Layout,
     /// `W1` (feature-major, `768 × N`), `b1` (`N`), `W2` (per bucket `2N`, side to move
     /// first), `b2` (one per bucket).
     pub params: Vec<f32>,
@@ -87,11 +90,12 @@ impl Net {
 
     /// `W1` and `W2` uniform in ±1/sqrt(fan-in) from the seeded generator (`W1`, then every
     /// bucket's `W2` in turn: a net of one bucket draws what nets drew before buckets), biases
-    /// zero.
+    /// zero; plain inputs (`layout` says otherwise where a run asks).
     pub fn new(hidden: usize, buckets: usize, seed: u64) -> Net {
         let mut net = Net {
             hidden,
             buckets,
+            layout: Layout::Plain,
             params: vec![0.0; Net::param_count(hidden, buckets)],
         };
         let mut rng = Rng::for_game(seed, 0x4e4e_5545);

@@ -28,6 +28,7 @@ fn q16(x: f32, scale: i32) -> i16 {
 impl QuantisedNet {
     pub fn from_float(net: &Net) -> QuantisedNet {
         let weights = Weights {
+            layout: net.layout,
             w1: net.w1().iter().map(|&w| q16(w, QA)).collect(),
             b1: net.b1().iter().map(|&b| q16(b, QA)).collect(),
             w2: net.w2().iter().map(|&w| q16(w, QB)).collect(),
@@ -61,6 +62,7 @@ impl QuantisedNet {
         Net {
             hidden: self.hidden(),
             buckets: self.buckets(),
+            layout: self.weights.layout,
             params,
         }
     }

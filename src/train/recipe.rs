@@ -8,6 +8,7 @@ use super::data::Loaded;
 use super::net::Target;
 use super::TrainConfig;
 use crate::datagen::positions::Filter;
+use crate::eval::nnue::format::Layout;
 
 /// What a run does, from the data read to the net written.
 #[derive(Clone, Debug, PartialEq)]
@@ -42,8 +43,11 @@ pub struct Recipe {
     pub filter: Filter,
     /// At most this many positions (the first in chunk order).
     pub max_positions: Option<usize>,
-    /// Every training position's left-right mirror added to the training set.
+    /// Every training position's left-right mirror added to the training set (never with
+    /// mirrored inputs, where a mirror's inputs are its original's).
     pub mirrored: bool,
+    /// How the net's inputs see the board (`--inputs`): what its file says.
+    pub inputs: Layout,
 }
 
 /// Positions per optimizer step, and whether the user named the number.
@@ -111,6 +115,7 @@ impl Recipe {
                 given(self.max_positions.map(|v| v.to_string())),
             ),
             ("mirrored", self.mirrored.to_string()),
+            ("--inputs", self.inputs.name().to_string()),
             (
                 "data",
                 format!(
@@ -140,7 +145,13 @@ impl Recipe {
     }
 }
 
-/// Where two recorded recipes differ, one `name: recorded there, given here` item per setting.
+/// Settings recorded since checkpoints first held a recipe, with the value every run before
+/// them had: a recipe that does not record one was trained with it, so a run started before
+/// the setting existed still goes on under this build.
+const RECORDED_SINCE: &[(&str, &str)] = &[("--inputs", "plain")];
+
+/// Where two recorded recipes differ, one `name: recorded there, given here` item per setting
+/// (a setting of [`RECORDED_SINCE`] missing from either is its value before it was recorded).
 pub fn differences(recorded: &str, ours: &str) -> Vec<String> {
     let lines = |text: &str| -> Vec<(String, String)> {
         text.lines()
@@ -154,7 +165,14 @@ pub fn differences(recorded: &str, ours: &str) -> Vec<String> {
     let value = |of: &[(String, String)], name: &str| {
         of.iter()
             .find(|(n, _)| n == name)
-            .map_or_else(|| "(not recorded)".to_string(), |(_, v)| v.clone())
+            .map(|(_, v)| v.clone())
+            .or_else(|| {
+                RECORDED_SINCE
+                    .iter()
+                    .find(|(n, _)| *n == name)
+                    .map(|(_, v)| v.to_string())
+            })
+            .unwrap_or_else(|| "(not recorded)".to_string())
     };
     let only_there = theirs
         .iter()

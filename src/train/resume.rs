@@ -112,6 +112,9 @@ pub fn start_state(
                 path.display()
             )),
         }
+        let mut state = state;
+        // The recipes agree, `--inputs` among them: the net goes on in its layout.
+        state.net.layout = recipe.inputs;
         return Ok(Start {
             state,
             k,
@@ -130,8 +133,10 @@ pub fn start_state(
             k
         }
     };
+    let mut state = TrainState::new(recipe.hidden, recipe.buckets, recipe.seed);
+    state.net.layout = recipe.inputs;
     Ok(Start {
-        state: TrainState::new(recipe.hidden, recipe.buckets, recipe.seed),
+        state,
         k,
         from: None,
     })

@@ -15,6 +15,7 @@ use super::recipe::Recipe;
 use super::resume::{resume_point, start_state, Start};
 use super::{checkpoint, train_epoch, EpochReport, TrainConfig, TrainState};
 use crate::datagen::GameResult;
+use crate::eval::nnue::format::Layout;
 use crate::eval::Network;
 use crate::position::{read_fen, FenPolicy};
 
@@ -128,7 +129,7 @@ pub fn train(recipe: &Recipe, mut observe: impl FnMut(Event)) -> Result<Finished
     );
     let centred = rounding_error(&state.net, &q, &loaded.validation);
     observe(Event::Rounding { centred, plain });
-    for (fen, sample) in examples() {
+    for (fen, sample) in examples(recipe.inputs) {
         observe(Event::Example {
             fen,
             float: state.net.evaluate(&sample),
@@ -145,11 +146,11 @@ pub fn train(recipe: &Recipe, mut observe: impl FnMut(Event)) -> Result<Finished
     })
 }
 
-/// The positions of [`EXAMPLES`] as samples (each that reads).
-fn examples() -> impl Iterator<Item = (&'static str, Sample)> {
-    EXAMPLES.iter().filter_map(|&fen| {
+/// The positions of [`EXAMPLES`] as samples of inputs `layout` (each that reads).
+fn examples(layout: Layout) -> impl Iterator<Item = (&'static str, Sample)> {
+    EXAMPLES.iter().filter_map(move |&fen| {
         let pos = read_fen(fen, CastlingMode::Standard, FenPolicy::Strict).ok()?;
-        Some((fen, Sample::new(&pos, 0, GameResult::Draw)))
+        Some((fen, Sample::new(&pos, 0, GameResult::Draw, layout)))
     })
 }
 
@@ -194,7 +195,12 @@ fn epoch(
 /// input is missing, unreadable or not data, or where no training position is left.
 fn load(recipe: &Recipe, observe: &mut impl FnMut(Event)) -> Result<Loaded, String> {
     let start = Instant::now();
-    let mut loaded = data::load(&recipe.data, recipe.filter, recipe.max_positions);
+    let mut loaded = data::load(
+        &recipe.data,
+        recipe.filter,
+        recipe.max_positions,
+        recipe.inputs,
+    );
     if recipe.mirrored {
         let mirrored: Vec<Sample> = loaded.train.iter().map(Sample::mirrored).collect();
         loaded.train.extend(mirrored);

@@ -5,15 +5,20 @@ use super::net::{Net, Target, SCALE};
 use super::quantised::QuantisedNet;
 use super::*;
 use crate::datagen::positions::Filter;
-use crate::eval::nnue::format::{self, file_bytes, HEADER_BYTES, MAGIC, OUTPUT_BUCKETS};
+use crate::eval::nnue::format::{self, file_bytes, Layout, HEADER_BYTES, MAGIC, OUTPUT_BUCKETS};
 
 /// Real positions: the first `n` the default filter keeps from the committed chunk.
 fn sample_positions(n: usize) -> Vec<Sample> {
+    samples_of(Layout::Plain, n)
+}
+
+/// [`sample_positions`] with their inputs in `layout`.
+fn samples_of(layout: Layout, n: usize) -> Vec<Sample> {
     let path = PathBuf::from(concat!(
         env!("CARGO_MANIFEST_DIR"),
         "/data/selfplay-2266636-s4001.vf"
     ));
-    let loaded = load(&[path], Filter::default(), Some(n));
+    let loaded = load(&[path], Filter::default(), Some(n), layout);
     let mut all = loaded.train;
     all.extend(loaded.validation);
     assert_eq!(all.len(), n, "the committed chunk holds enough positions");
@@ -537,7 +542,7 @@ fn a_bucketed_net_evaluates_alike_in_the_trainer_and_the_engine() {
     let mut buckets = Vec::new();
     for fen in fens {
         let pos = crate::position::pos(fen);
-        let s = Sample::new(&pos, 0, crate::datagen::GameResult::Draw);
+        let s = Sample::new(&pos, 0, crate::datagen::GameResult::Draw, Layout::Plain);
         buckets.push(state.net.bucket(&s));
         let reference = q.evaluate(s.stm_features(), s.nstm_features());
         assert_eq!(i64::from(engine.evaluate(&pos).0), reference, "{fen}");
@@ -853,4 +858,81 @@ fn an_epoch_whose_loss_or_weights_turn_non_finite_is_an_error_not_a_report() {
     let mut state = TrainState::new(16, 1, config.seed);
     let e = train_epoch(&mut state, &samples, &[], &config, |_| {}).unwrap_err();
     assert!(e.starts_with("epoch 1, batch 1: the loss is NaN"), "{e}");
+}
+
+/// A trained net of mirrored inputs is the engine's too: written as a version 3 file that the
+/// engine reads as mirrored, its `QuantisedNet::evaluate` (the trainer's reference, on the
+/// samples' features) and the engine's `Network::evaluate` give the same centipawns, with the
+/// kings on either half and on different halves, and a position and its left-right mirror get
+/// the same value.
+#[test]
+fn a_mirrored_net_evaluates_alike_in_the_trainer_and_the_engine() {
+    let samples = samples_of(Layout::Mirrored, 20_000);
+    let config = TrainConfig {
+        buckets: OUTPUT_BUCKETS,
+        ..config(32, 2, 2048, 0.01)
+    };
+    let pool = rayon::ThreadPoolBuilder::new()
+        .num_threads(2)
+        .build()
+        .unwrap();
+    let state = pool.install(|| {
+        let mut state = TrainState::new(config.hidden, config.buckets, config.seed);
+        state.net.layout = Layout::Mirrored;
+        while state.epoch < config.epochs {
+            train_epoch(&mut state, &samples, &[], &config, |_| {}).unwrap();
+        }
+        state
+    });
+    let q = quantised::quantise_centred(&state.net, &samples);
+    let bytes = q.to_bytes().unwrap();
+    assert_eq!(u32::from_le_bytes(bytes[8..12].try_into().unwrap()), 3);
+    let engine = crate::eval::Network::from_bytes(&bytes).unwrap();
+    assert_eq!(engine.layout(), Layout::Mirrored);
+    let fens = [
+        // Both kings on e-h, both on a-d, White's on a-d and Black's on e-h, and the reverse.
+        "r1bq1rk1/pp2bppp/2n1pn2/3p4/2PP4/2N1PN2/PP3PPP/R2Q1RK1 w - - 0 8",
+        "2kr3r/ppp2ppp/2n5/3p4/3P4/2N5/PPP2PPP/2KR3R b - - 0 12",
+        "r4rk1/pp3ppp/2n5/3p4/3P4/2N5/PPP2PPP/2KR3R w - - 0 20",
+        "2kr3r/ppp2ppp/8/8/8/8/PP3PPP/R5K1 b - - 0 30",
+        "8/5pk1/6p1/8/8/6P1/1K3P2/3R4 w - - 0 40",
+        "8/8/4k3/8/2p5/8/3K4/8 b - - 0 50",
+    ];
+    for fen in fens {
+        let pos = crate::position::pos(fen);
+        let s = Sample::new(&pos, 0, crate::datagen::GameResult::Draw, Layout::Mirrored);
+        let reference = q.evaluate(s.stm_features(), s.nstm_features());
+        assert_eq!(i64::from(engine.evaluate(&pos).0), reference, "{fen}");
+        let mut setup = shakmaty::Position::to_setup(&pos, shakmaty::EnPassantMode::Legal);
+        setup.board.flip_horizontal();
+        let twin: shakmaty::Chess =
+            shakmaty::FromSetup::from_setup(setup, shakmaty::CastlingMode::Chess960).unwrap();
+        let t = Sample::new(&twin, 0, crate::datagen::GameResult::Draw, Layout::Mirrored);
+        assert_eq!(q.evaluate(t.stm_features(), t.nstm_features()), reference);
+        assert_eq!(engine.evaluate(&twin), engine.evaluate(&pos), "{fen}");
+    }
+}
+
+/// A recipe recorded before `--inputs` was (every checkpoint of an earlier build) reads as
+/// plain inputs: a plain run resumes from it, a mirrored one is refused naming the setting.
+#[test]
+fn a_recipe_recorded_before_inputs_reads_as_plain_inputs() {
+    let before = "--epochs 2\nmirrored true\n";
+    let plain = "--epochs 2\nmirrored true\n--inputs plain\n";
+    let mirrored = "--epochs 2\nmirrored false\n--inputs mirrored\n";
+    assert!(recipe::differences(before, plain).is_empty());
+    assert_eq!(
+        recipe::differences(before, mirrored),
+        [
+            "mirrored: true there, false here",
+            "--inputs: plain there, mirrored here"
+        ]
+    );
+    assert_eq!(
+        recipe::differences(mirrored, plain),
+        [
+            "mirrored: false there, true here",
+            "--inputs: mirrored there, plain here"
+        ]
+    );
 }

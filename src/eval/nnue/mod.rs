@@ -44,13 +44,17 @@ use aligned::{is_aligned, Aligned};
 pub mod format;
 use format::Layers;
 pub use format::{
-    file_bytes, fnv1a, Shape, HEADER_BYTES, INPUTS, MAGIC, OUTPUT_BUCKETS, QA, QB, SCALE, VERSION,
+    file_bytes, fnv1a, Layout, Shape, HEADER_BYTES, INPUTS, MAGIC, OUTPUT_BUCKETS, QA, QB, SCALE,
+    VERSION,
 };
 
 /// A loaded network, shared by every search thread.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Network {
     hidden: usize,
+    /// How its inputs see the board ([`format::input`]): plain, or mirrored left to right for
+    /// a perspective whose king is on files e-h.
+    layout: Layout,
     /// Feature-major: the `hidden` weights of feature 0, then of feature 1, ... (aligned, so
     /// that every row is: the kernels' loads are then never split).
     w1: Aligned,
@@ -98,6 +102,7 @@ impl Network {
         Ok(Network {
             by_pieces: outputs(weights.hidden(), &weights.b2),
             hidden: weights.hidden(),
+            layout: weights.layout,
             w1: Aligned::from_slice(&weights.w1),
             b1: weights.b1,
             w2: Aligned::from_slice(&weights.w2),
@@ -135,6 +140,7 @@ impl Network {
     /// The weights as the format's writer takes them.
     fn layers(&self) -> Layers<'_> {
         Layers {
+            layout: self.layout,
             w1: &self.w1,
             b1: &self.b1,
             w2: &self.w2,
@@ -149,11 +155,24 @@ impl Network {
         format::write(self.layers()).expect("a loaded net is one the format accepts")
     }
 
-    /// A network of the given weights (tests, and tools that build one), of `b2.len()` output
-    /// buckets (`w2` holding each bucket's `2·hidden` in turn); panics on weights the format
-    /// would refuse (a width or bucket count it does not take, sums that could wrap).
+    /// A network of plain inputs and the given weights (tests, and tools that build one), of
+    /// `b2.len()` output buckets (`w2` holding each bucket's `2·hidden` in turn); panics on
+    /// weights the format would refuse (a width or bucket count it does not take, sums that
+    /// could wrap).
     pub fn from_weights(w1: Vec<i16>, b1: Vec<i16>, w2: Vec<i16>, b2: Vec<i32>) -> Network {
+        Network::from_layout_and_weights(Layout::Plain, w1, b1, w2, b2)
+    }
+
+    /// [`Network::from_weights`] with inputs of `layout`.
+    pub fn from_layout_and_weights(
+        layout: Layout,
+        w1: Vec<i16>,
+        b1: Vec<i16>,
+        w2: Vec<i16>,
+        b2: Vec<i32>,
+    ) -> Network {
         let layers = Layers {
+            layout,
             w1: &w1,
             b1: &b1,
             w2: &w2,
@@ -166,6 +185,7 @@ impl Network {
         Network {
             by_pieces: outputs(b1.len(), &b2),
             hidden: b1.len(),
+            layout,
             w1: Aligned::from_slice(&w1),
             b1,
             w2: Aligned::from_slice(&w2),
@@ -183,12 +203,24 @@ impl Network {
         self.b2.len()
     }
 
+    /// How its inputs see the board.
+    pub fn layout(&self) -> Layout {
+        self.layout
+    }
+
     /// The net's shape in words, for the lines that say which net is loaded: `768x256 net`,
-    /// or `768x256 net (8 output buckets)`.
+    /// `768x256 net (8 output buckets)`, `768x256 net (8 output buckets, mirrored inputs)`.
     pub fn describe(&self) -> String {
-        match self.buckets() {
-            1 => format!("{INPUTS}x{} net", self.hidden),
-            b => format!("{INPUTS}x{} net ({b} output buckets)", self.hidden),
+        let mut notes = Vec::new();
+        if self.buckets() > 1 {
+            notes.push(format!("{} output buckets", self.buckets()));
+        }
+        if self.layout == Layout::Mirrored {
+            notes.push("mirrored inputs".to_string());
+        }
+        match notes.is_empty() {
+            true => format!("{INPUTS}x{} net", self.hidden),
+            false => format!("{INPUTS}x{} net ({})", self.hidden, notes.join(", ")),
         }
     }
 
@@ -212,12 +244,17 @@ impl Network {
     /// Both perspectives' accumulators of `board`, White's first.
     fn refresh(&self, board: &Board, acc: &mut [i16]) {
         let (white, black) = acc.split_at_mut(self.hidden);
-        white.copy_from_slice(&self.b1);
-        black.copy_from_slice(&self.b1);
+        self.refresh_perspective(board, Color::White, white);
+        self.refresh_perspective(board, Color::Black, black);
+    }
+
+    /// The accumulator of `board` as `perspective` sees it (`hidden` values).
+    fn refresh_perspective(&self, board: &Board, perspective: Color, acc: &mut [i16]) {
+        acc.copy_from_slice(&self.b1);
+        let king = own_king(board, perspective);
         for (sq, piece) in board.clone() {
-            let (fw, fb) = features(piece.color, piece.role, sq);
-            add_assign(white, self.feature_weights(fw));
-            add_assign(black, self.feature_weights(fb));
+            let f = format::input(self.layout, perspective, king, piece.color, piece.role, sq);
+            add_assign(acc, self.feature_weights(f));
         }
     }
 
@@ -249,7 +286,22 @@ impl Network {
     }
 }
 
-/// The feature of a `color` `role` on `sq` as White sees it and as Black sees it.
+/// The square of `perspective`'s king on `board`, which its mirrored inputs are oriented by
+/// (a1, where the board has none: no position of standard chess, and then no flip).
+#[inline]
+fn own_king(board: &Board, perspective: Color) -> Square {
+    board.king_of(perspective).unwrap_or(Square::A1)
+}
+
+/// Whether a king's move from `from` to `to` crosses the d/e file boundary, which turns its
+/// side's mirrored inputs over.
+#[inline]
+fn crosses_the_middle(from: Square, to: Square) -> bool {
+    (from.file() >= shakmaty::File::E) != (to.file() >= shakmaty::File::E)
+}
+
+/// The feature of a `color` `role` on `sq` as White sees it and as Black sees it, in a net of
+/// plain inputs.
 #[inline]
 fn features(color: Color, role: Role, sq: Square) -> (usize, usize) {
     (
@@ -615,6 +667,9 @@ mod simd {
 #[derive(Clone, Debug)]
 pub struct Accumulators {
     net: Arc<Network>,
+    /// The net's inputs are mirrored: a move goes through [`Accumulators::update_mirrored`]
+    /// (decided once, here; a plain net pays one predictable branch per move).
+    mirrored: bool,
     /// Whether the AVX2 kernel updates them: decided once, here, not per move.
     simd: bool,
     /// AVX2 and a net of the built-in width: a move's rows go straight to the kernel compiled
@@ -631,6 +686,7 @@ impl Accumulators {
         let simd = has_avx2();
         Accumulators {
             fixed: simd && net.hidden == BUILT_IN_HIDDEN,
+            mirrored: net.layout == Layout::Mirrored,
             net,
             simd,
             stack,
@@ -678,9 +734,13 @@ impl Accumulators {
     /// The accumulators at `ply + 1` after a move at `ply` whose `delta` (worked out once at
     /// the move door, as the key reads it) says which pieces left a square, taken out, and
     /// which arrived, put in (a capture, en passant, castling, a promotion each touch their own
-    /// squares).
+    /// squares); `child` is the board after the move (read only by a net of mirrored inputs).
     #[inline]
-    pub fn update(&mut self, delta: MoveDelta, ply: Ply) {
+    pub fn update(&mut self, delta: MoveDelta, ply: Ply, child: &Board) {
+        if self.mirrored {
+            self.update_mirrored(delta, ply, child);
+            return;
+        }
         #[cfg(target_arch = "x86_64")]
         if self.fixed && self.update_fixed(delta, ply) {
             return;
@@ -704,6 +764,43 @@ impl Accumulators {
         let (child_white, child_black) = child_acc.split_at_mut(hidden);
         update_into(self.simd, child_white, parent_white, &white_sub, &white_add);
         update_into(self.simd, child_black, parent_black, &black_sub, &black_add);
+    }
+
+    /// [`Accumulators::update`] for a net of mirrored inputs: each perspective's rows taken
+    /// with its own king's flip on the `child` board; a perspective whose king the move takes
+    /// across the d/e boundary (a king move, or castling: Chess960's king may cross too) sees
+    /// every piece flipped, so its accumulator is rebuilt from `child`, the other's updated.
+    fn update_mirrored(&mut self, delta: MoveDelta, ply: Ply, child: &Board) {
+        let net = &*self.net;
+        let hidden = net.hidden;
+        let turned = match (delta.removed[0], delta.added[0]) {
+            (Some((from, a)), Some((to, b)))
+                if from.role == Role::King && to.role == Role::King && crosses_the_middle(a, b) =>
+            {
+                Some(from.color)
+            }
+            _ => None,
+        };
+        let (parent_acc, child_acc) = Self::parent_and_child(&mut self.stack, 2 * hidden, ply);
+        let (parent_white, parent_black) = parent_acc.split_at(hidden);
+        let (child_white, child_black) = child_acc.split_at_mut(hidden);
+        for (perspective, parent, acc) in [
+            (Color::White, parent_white, child_white),
+            (Color::Black, parent_black, child_black),
+        ] {
+            if turned == Some(perspective) {
+                net.refresh_perspective(child, perspective, acc);
+                continue;
+            }
+            let king = own_king(child, perspective);
+            let row = |(piece, sq): (shakmaty::Piece, Square)| {
+                let f = format::input(net.layout, perspective, king, piece.color, piece.role, sq);
+                net.feature_weights(f)
+            };
+            let sub: Rows = delta.removed().map(row).collect();
+            let add: Rows = delta.added().map(row).collect();
+            update_into(self.simd, acc, parent, &sub, &add);
+        }
     }
 }
 

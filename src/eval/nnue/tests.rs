@@ -12,13 +12,23 @@ pub(crate) fn random_network(hidden: usize, seed: u64) -> Network {
 /// A network of seeded random weights with `buckets` output buckets, each its own random row
 /// and bias (one bucket draws what [`random_network`] drew before buckets).
 pub(crate) fn random_bucketed_network(hidden: usize, buckets: usize, seed: u64) -> Network {
+    random_network_of(Layout::Plain, hidden, buckets, seed)
+}
+
+/// [`random_bucketed_network`] with inputs of `layout` (the same weights for either).
+pub(crate) fn random_network_of(
+    layout: Layout,
+    hidden: usize,
+    buckets: usize,
+    seed: u64,
+) -> Network {
     let mut rng = Rng::new(seed);
     let mut draw = |lo: i32, hi: i32| (lo + rng.below((hi - lo + 1) as usize) as i32) as i16;
     let w1 = (0..INPUTS * hidden).map(|_| draw(-60, 60)).collect();
     let b1 = (0..hidden).map(|_| draw(-20, 120)).collect();
     let w2 = (0..buckets * 2 * hidden).map(|_| draw(-126, 126)).collect();
     let b2 = (0..buckets).map(|_| i32::from(draw(-3000, 3000))).collect();
-    Network::from_weights(w1, b1, w2, b2)
+    Network::from_layout_and_weights(layout, w1, b1, w2, b2)
 }
 
 const FENS: [&str; 6] = [
@@ -210,7 +220,7 @@ fn incremental_accumulators_equal_fresh_ones_at_every_node() {
         for m in p.legal_moves() {
             let mut child = p.clone();
             child.play_unchecked(m);
-            acc.update(MoveDelta::of(p, &m), ply);
+            acc.update(MoveDelta::of(p, &m), ply, child.board());
             nodes += walk(acc, net, &child, ply + 1, depth - 1);
         }
         if let Ok(null) = p.clone().swap_turn() {
@@ -351,4 +361,177 @@ fn a_bucketed_net_evaluates_each_position_through_its_buckets_output() {
         "positions per bucket: {seen:?}"
     );
     assert!(differs > seen[1..].iter().sum::<usize>() / 2, "{differs}");
+}
+
+/// Positions whose moves take a king across the d/e boundary: standard castling queen side (e
+/// to c crosses, e to g does not), king steps e1-d1 and d8-e8, Chess960 castling with the king
+/// on d1 (king side to g1 crosses) and on f1 (queen side to c1 crosses), en passant and
+/// promotions with kings on either half, with their castling mode.
+const CROSSING_FENS: [(&str, CastlingMode); 6] = [
+    (
+        "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1",
+        CastlingMode::Standard,
+    ),
+    (
+        "r2k3r/ppp1qppp/2n5/3pP3/8/8/PPP2PPP/R2QK2R w KQ d6 0 9",
+        CastlingMode::Standard,
+    ),
+    (
+        "1r1k2r1/p1pp1ppp/8/8/8/8/P1PP1PPP/1R1K2R1 w GBgb - 0 1",
+        CastlingMode::Chess960,
+    ),
+    (
+        "r4kr1/pppppppp/8/8/8/8/PPPPPPPP/R4KR1 b AGag - 0 1",
+        CastlingMode::Chess960,
+    ),
+    ("8/P1k5/K7/8/8/8/6p1/8 b - - 0 1", CastlingMode::Standard),
+    (
+        "4k3/1P6/8/3pP3/8/8/6p1/3K4 w - d6 0 1",
+        CastlingMode::Standard,
+    ),
+];
+
+/// With mirrored inputs too, updated move by move, the accumulators equal the ones built from
+/// scratch at every node: kings crossing the d/e boundary (a side rebuilt), castling both ways
+/// (Chess960's included), en passant, promotions, null moves; at a small width and at the
+/// built-in one (its aligned kernels), of one output bucket and of eight.
+#[test]
+fn incremental_accumulators_of_mirrored_inputs_equal_fresh_ones_at_every_node() {
+    fn walk(acc: &mut Accumulators, net: &Network, p: &Chess, ply: Ply, depth: u32) -> u64 {
+        let mut fresh = vec![0i16; 2 * net.hidden()];
+        net.refresh(p.board(), &mut fresh);
+        if acc.pair(ply) != fresh.as_slice() {
+            let fen = shakmaty::fen::Fen::from_position(p, shakmaty::EnPassantMode::Legal);
+            panic!("the accumulators of {fen} differ from fresh ones");
+        }
+        assert_eq!(acc.evaluate(ply, p), net.evaluate(p));
+        if depth == 0 {
+            return 1;
+        }
+        let mut nodes = 1;
+        for m in p.legal_moves() {
+            let mut child = p.clone();
+            child.play_unchecked(m);
+            acc.update(MoveDelta::of(p, &m), ply, child.board());
+            nodes += walk(acc, net, &child, ply + 1, depth - 1);
+        }
+        if let Ok(null) = p.clone().swap_turn() {
+            acc.copy_to_child(ply);
+            nodes += walk(acc, net, &null, ply + 1, 0);
+        }
+        nodes
+    }
+    for (hidden, buckets, depth, least) in [
+        (32, 1, 3, 100_000),
+        (BUILT_IN_HIDDEN, OUTPUT_BUCKETS, 2, 3_000),
+    ] {
+        let net = Arc::new(random_network_of(Layout::Mirrored, hidden, buckets, 2));
+        let mut acc = Accumulators::new(Arc::clone(&net));
+        let mut visited = 0;
+        for (fen, mode) in CROSSING_FENS {
+            let p = crate::position::read_fen(fen, mode, crate::position::FenPolicy::Strict)
+                .unwrap_or_else(|e| panic!("{fen}: {e}"));
+            acc.refresh(&p, 0);
+            visited += walk(&mut acc, &net, &p, 0, depth);
+        }
+        assert!(visited > least, "{hidden}: {visited}");
+    }
+}
+
+/// The walks above do cross the boundary: among the moves of the crossing positions are king
+/// moves and castlings from files a-d to e-h and back, in both castling modes.
+#[test]
+fn the_crossing_positions_have_king_moves_across_the_d_e_boundary() {
+    let mut crossings = [0usize; 2];
+    for (fen, mode) in CROSSING_FENS {
+        let p = crate::position::read_fen(fen, mode, crate::position::FenPolicy::Strict).unwrap();
+        for m in p.legal_moves() {
+            let delta = MoveDelta::of(&p, &m);
+            if let (Some((king, from)), Some((_, to))) = (delta.removed[0], delta.added[0]) {
+                if king.role == Role::King && crosses_the_middle(from, to) {
+                    crossings[usize::from(m.is_castle())] += 1;
+                }
+            }
+        }
+    }
+    assert!(crossings.iter().all(|&n| n >= 2), "{crossings:?}");
+}
+
+/// With mirrored inputs a position and its left-right mirror (no castling rights: they are
+/// no inputs but the mirror would not keep them) evaluate the same, and with plain inputs of
+/// the same weights, in general, not.
+#[test]
+fn a_left_right_mirrored_position_evaluates_the_same_with_mirrored_inputs() {
+    let mirrored = random_network_of(Layout::Mirrored, 64, OUTPUT_BUCKETS, 3);
+    let plain = random_network_of(Layout::Plain, 64, OUTPUT_BUCKETS, 3);
+    let mut plain_differs = 0;
+    let positions = positions_of_every_size();
+    for p in positions.iter().step_by(20) {
+        let mut setup = p.to_setup(shakmaty::EnPassantMode::Legal);
+        setup.castling_rights = shakmaty::Bitboard::EMPTY;
+        setup.ep_square = None;
+        let original: Chess =
+            shakmaty::FromSetup::from_setup(setup.clone(), CastlingMode::Chess960).unwrap();
+        setup.board.flip_horizontal();
+        let twin: Chess = shakmaty::FromSetup::from_setup(setup, CastlingMode::Chess960).unwrap();
+        let fen = shakmaty::fen::Fen::from_position(&original, shakmaty::EnPassantMode::Legal);
+        assert_eq!(
+            mirrored.evaluate(&original),
+            mirrored.evaluate(&twin),
+            "{fen}"
+        );
+        plain_differs += usize::from(plain.evaluate(&original) != plain.evaluate(&twin));
+    }
+    let checked = positions.len().div_ceil(20);
+    assert!(
+        plain_differs > checked * 9 / 10,
+        "{plain_differs} of {checked}"
+    );
+}
+
+/// A net of mirrored inputs is written as a version 3 file (its layout in bytes 40..44, the
+/// hash over them and the payload) and reads back as itself; so does a version 3 file of
+/// plain inputs, which evaluates as the version 2 file of the same weights. A changed layout
+/// byte is refused: an unknown value naming the byte and what this build reads, a known one
+/// by the hash.
+#[test]
+fn a_version_3_net_round_trips_and_an_unknown_input_layout_is_refused() {
+    let net = random_network_of(Layout::Mirrored, 32, OUTPUT_BUCKETS, 4);
+    let bytes = net.to_bytes();
+    assert_eq!(u32::from_le_bytes(bytes[8..12].try_into().unwrap()), 3);
+    assert_eq!(u32::from_le_bytes(bytes[40..44].try_into().unwrap()), 1);
+    let back = Network::from_bytes(&bytes).unwrap();
+    assert_eq!(back, net);
+    assert_eq!(back.layout(), Layout::Mirrored);
+    assert!(back
+        .describe()
+        .ends_with("(8 output buckets, mirrored inputs)"));
+    let plain = random_network_of(Layout::Plain, 32, OUTPUT_BUCKETS, 4);
+    let v2 = plain.to_bytes();
+    assert_eq!(u32::from_le_bytes(v2[8..12].try_into().unwrap()), 2);
+    // The same weights as a version 3 file of plain inputs: layout 0, hashed with it.
+    let mut v3 = v2.clone();
+    v3[8] = 3;
+    let payload = &v3[HEADER_BYTES..];
+    let hash = format::fnv1a(&[&[0u8; 4][..], payload].concat());
+    v3[56..64].copy_from_slice(&hash.to_le_bytes());
+    let read = Network::from_bytes(&v3).unwrap();
+    assert_eq!(read.layout(), Layout::Plain);
+    for p in positions_of_every_size().iter().step_by(50) {
+        assert_eq!(read.evaluate(p), plain.evaluate(p));
+    }
+    let mut unknown = bytes.clone();
+    unknown[40] = 2;
+    assert_eq!(
+        Network::from_bytes(&unknown).unwrap_err(),
+        "header byte 40 (input layout) is 2: this build reads 0 (plain) or 1 (horizontally mirrored)"
+    );
+    let mut swapped = bytes.clone();
+    swapped[40] = 0;
+    let e = Network::from_bytes(&swapped).unwrap_err();
+    assert!(e.starts_with("net file checksum"), "{e}");
+    let mut reserved = bytes;
+    reserved[44] = 1;
+    let e = Network::from_bytes(&reserved).unwrap_err();
+    assert_eq!(e, "header byte 44 (reserved, zero) is 1, the format's is 0");
 }
