@@ -668,13 +668,15 @@ mod simd {
 pub struct Accumulators {
     net: Arc<Network>,
     /// The net's inputs are mirrored: a move goes through [`Accumulators::update_mirrored`]
-    /// (decided once, here; a plain net pays one predictable branch per move).
+    /// (decided once, here). Never with `fixed`, so that the built-in width's plain path
+    /// pays nothing for it; another plain net pays one predictable branch per move.
     mirrored: bool,
     /// Whether the AVX2 kernel updates them: decided once, here, not per move.
     simd: bool,
-    /// AVX2 and a net of the built-in width: a move's rows go straight to the kernel compiled
-    /// for that width, both perspectives in one call (`update_fixed`), with none of the
-    /// general path's row lists and alignment checks, which cost as much as the kernel.
+    /// AVX2 and a net of plain inputs of the built-in width: a move's rows go straight to the
+    /// kernel compiled for that width, both perspectives in one call (`update_fixed`), with
+    /// none of the general path's row lists and alignment checks, which cost as much as the
+    /// kernel.
     fixed: bool,
     /// `MAX_PLY + 2` pairs of `2 · hidden` values, ply-major (aligned, as the weights).
     stack: Aligned,
@@ -684,9 +686,10 @@ impl Accumulators {
     pub fn new(net: Arc<Network>) -> Accumulators {
         let stack = Aligned::zeroed((MAX_PLY + 2) * 2 * net.hidden);
         let simd = has_avx2();
+        let mirrored = net.layout == Layout::Mirrored;
         Accumulators {
-            fixed: simd && net.hidden == BUILT_IN_HIDDEN,
-            mirrored: net.layout == Layout::Mirrored,
+            fixed: simd && net.hidden == BUILT_IN_HIDDEN && !mirrored,
+            mirrored,
             net,
             simd,
             stack,
@@ -737,12 +740,12 @@ impl Accumulators {
     /// squares); `child` is the board after the move (read only by a net of mirrored inputs).
     #[inline]
     pub fn update(&mut self, delta: MoveDelta, ply: Ply, child: &Board) {
-        if self.mirrored {
-            self.update_mirrored(delta, ply, child);
-            return;
-        }
         #[cfg(target_arch = "x86_64")]
         if self.fixed && self.update_fixed(delta, ply) {
+            return;
+        }
+        if self.mirrored {
+            self.update_mirrored(delta, ply, child);
             return;
         }
         let net = &*self.net;
