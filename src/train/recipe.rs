@@ -151,7 +151,8 @@ impl Recipe {
 const RECORDED_SINCE: &[(&str, &str)] = &[("--inputs", "plain")];
 
 /// Where two recorded recipes differ, one `name: recorded there, given here` item per setting
-/// (a setting of [`RECORDED_SINCE`] missing from either is its value before it was recorded).
+/// (a setting recorded since the first recipes, missing from either, is its value before it
+/// was recorded: `RECORDED_SINCE`).
 pub fn differences(recorded: &str, ours: &str) -> Vec<String> {
     let lines = |text: &str| -> Vec<(String, String)> {
         text.lines()

@@ -8,7 +8,12 @@
 //! **Output buckets.** A net has one output layer (`W2`, `b2`) per bucket, and a position is
 //! evaluated by the row of its bucket, chosen by how many pieces are on the board ([`bucket`]):
 //! 1 bucket (every net before version 2) or 8. Version 1 files, which have no bucket field,
-//! are read as nets of one bucket; every file written is version 2.
+//! are read as nets of one bucket.
+//!
+//! **Input layouts.** A net's inputs are plain ([`feature`]) or horizontally mirrored (a
+//! perspective whose own king is on files e-h sees the board mirrored left to right:
+//! [`input`], [`Layout`]). Version 3 files say which in bytes 40..44; versions 1 and 2 are
+//! plain. A plain net is written as version 2 (its bytes as before), a mirrored one as 3.
 //!
 //! **One rule for both directions.** [`read`] refuses a file for the first thing wrong with it,
 //! saying what; [`write()`] refuses, with the same words, any net [`read`] would refuse, so every
