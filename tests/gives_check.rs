@@ -5,8 +5,8 @@
 
 use cutoff::bench::POSITIONS;
 use cutoff::datagen::Rng;
-use cutoff::position::{gives_check, read_fen, FenPolicy};
-use shakmaty::{CastlingMode, Chess, Position};
+use cutoff::position::{gives_check, read_fen, CheckInfo, FenPolicy};
+use shakmaty::{CastlingMode, Chess, Move, Position};
 
 /// Checks every legal move of `pos`; returns how many moves were checked and how many checked.
 fn agrees_on_every_move(pos: &Chess, origin: &str) -> (usize, usize) {
@@ -144,4 +144,55 @@ fn gives_check_agrees_with_playing_the_move_along_random_games() {
         }
     }
     assert!(positions > 5_000 && checks > 1_000, "{positions} {checks}");
+}
+
+/// `CheckInfo::surely_no_quiet_check`, which lets the search skip a quiet stage that step 9
+/// prunes whole, must never say "none" where a quiet move (neither capture nor promotion)
+/// checks: over the perft suites' and bench positions and one move below them, it agrees
+/// with playing each quiet move wherever it answers, and answers often enough to matter.
+#[test]
+fn no_quiet_check_is_claimed_where_a_quiet_move_checks() {
+    let mut positions: Vec<Chess> = suite("perft_standard.epd", CastlingMode::Standard);
+    positions.extend(suite("perft_960.epd", CastlingMode::Chess960));
+    positions.extend(
+        POSITIONS
+            .iter()
+            .map(|fen| read_fen(fen, CastlingMode::Standard, FenPolicy::Strict).unwrap()),
+    );
+    let children: Vec<Chess> = positions
+        .iter()
+        .flat_map(|pos| {
+            pos.legal_moves().into_iter().map(move |m| {
+                let mut child = pos.clone();
+                child.play_unchecked(m);
+                child
+            })
+        })
+        .collect();
+    positions.extend(children);
+    let (mut claimed, mut with_quiet_check) = (0, 0);
+    for pos in positions.iter().filter(|pos| !pos.is_check()) {
+        let quiets: Vec<Move> = pos
+            .legal_moves()
+            .into_iter()
+            .filter(|m| !m.is_capture() && !m.is_promotion())
+            .collect();
+        let checking = quiets.iter().any(|m| {
+            let mut child = pos.clone();
+            child.play_unchecked(*m);
+            child.is_check()
+        });
+        let sure = CheckInfo::new(pos).surely_no_quiet_check(&quiets);
+        assert!(
+            !(sure && checking),
+            "claimed no quiet check in {}",
+            shakmaty::fen::Fen::from_position(pos, shakmaty::EnPassantMode::Legal)
+        );
+        claimed += usize::from(sure);
+        with_quiet_check += usize::from(checking);
+    }
+    assert!(
+        claimed > 500 && with_quiet_check > 500,
+        "{claimed} {with_quiet_check}"
+    );
 }

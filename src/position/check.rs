@@ -99,6 +99,33 @@ impl CheckInfo {
             }
         }
     }
+
+    /// Whether surely none of `quiets`, legal moves of the node that neither capture nor
+    /// promote, gives check: each ordinary move by [`CheckInfo::gives_check`]'s two tests, in
+    /// one pass that reads nothing else; a castling move (worked out in full there) answers
+    /// `false`, as "ask move by move". So `true` is exact, and the search may take every one
+    /// of them for a move that does not check.
+    #[inline]
+    pub fn surely_no_quiet_check(&self, quiets: &[Move]) -> bool {
+        let Some(king) = self.king else {
+            return true;
+        };
+        quiets.iter().all(|m| match *m {
+            Move::Normal {
+                role,
+                from,
+                to,
+                promotion: None,
+                ..
+            } => {
+                // Neither check of `gives_check`: not onto a check square, and not off a
+                // discoverer's line.
+                !self.check_squares[role as usize].contains(to)
+                    && (!self.discoverers.contains(from) || attacks::aligned(from, to, king))
+            }
+            _ => false,
+        })
+    }
 }
 
 /// [`CheckInfo::gives_check`] for a promotion or en passant, from the attack tables with the

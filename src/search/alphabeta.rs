@@ -246,7 +246,14 @@ impl Worker<'_> {
         let mut tried = Tried::default();
         let mut quiets_searched: Depth = 0;
         let checks = CheckInfo::new(pos);
-        while let Some(m) = picker.next(pos, self.history) {
+        // Step 9's rule for the quiet stage as a whole, asked as it is reached: the picker then
+        // need not key quiet moves that would all be pruned.
+        while let Some(m) = picker.next_pruning(
+            pos,
+            self.history,
+            || self.prunes_every_quiet(&node, best.score, quiets_searched, best.alpha),
+            Some(&checks),
+        ) {
             let index = picker.handed_out() - 1;
             if node.excluded == Some(m) {
                 continue;

@@ -22,12 +22,12 @@ use arrayvec::ArrayVec;
 use shakmaty::{Bitboard, Chess, Move, MoveList, Position};
 
 use super::ordering::{
-    capture_key, first_highest, main_search_key, mvv_lva, Heuristics, MoveBuffer,
+    capture_key, first_highest, is_tactical, main_search_key, mvv_lva, Heuristics, MoveBuffer,
 };
 use super::see::see_at_least;
 use super::tables::history::{Continuation, History};
 use super::tables::tt::PackedMove;
-use crate::position::{legal_move, noisy_moves, quiet_moves, tactical_moves};
+use crate::position::{legal_move, noisy_moves, quiet_moves, tactical_moves, CheckInfo};
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 enum Stage {
@@ -239,6 +239,24 @@ impl<'a> MovePicker<'a> {
     /// more instructions over `cutoff bench 8` (callgrind).
     #[inline(always)]
     pub fn next(&mut self, pos: &Chess, history: &History) -> Option<Move> {
+        self.next_pruning(pos, history, || false, None)
+    }
+
+    /// [`MovePicker::next`] for the main search, which prunes quiet moves (step 9): where
+    /// `quiets_pruned` says, as the quiet stage is reached, that every quiet move not giving
+    /// check would be skipped from now on (it must go on holding for the rest of the node
+    /// once it holds: the pruning rules only tighten as moves are searched), and `checks`
+    /// shows that none of them gives check, the quiet moves are counted as handed out without
+    /// being keyed or handed out one by one. That is what [`MovePicker::end_pruned_quiets`]
+    /// does at the first of them, only before their history is read: the tree is the same.
+    #[inline(always)]
+    pub fn next_pruning(
+        &mut self,
+        pos: &Chess,
+        history: &History,
+        quiets_pruned: impl Fn() -> bool,
+        checks: Option<&CheckInfo>,
+    ) -> Option<Move> {
         loop {
             match self.stage {
                 TableMove => {
@@ -271,7 +289,8 @@ impl<'a> MovePicker<'a> {
                     self.advance();
                 }
                 GenerateQuiets => {
-                    self.generate_quiets(pos, history);
+                    let pruned = checks.filter(|_| quiets_pruned());
+                    self.generate_quiets(pos, history, pruned);
                     self.advance();
                 }
                 Quiets => match self.select(self.next, self.moves.len()) {
@@ -390,9 +409,16 @@ impl<'a> MovePicker<'a> {
     }
 
     /// Stage 4's list, after the captures: the quiet moves but the table's move and the
-    /// killers handed out, keyed by history.
+    /// killers handed out, keyed by history. With `pruned_unless_checking` (the search would
+    /// prune each quiet move that does not give check, told by this node's checks) and none
+    /// giving check, they are counted as handed out instead, and the stage is left empty.
     #[inline(never)]
-    fn generate_quiets(&mut self, pos: &Chess, history: &History) {
+    fn generate_quiets(
+        &mut self,
+        pos: &Chess,
+        history: &History,
+        pruned_unless_checking: Option<&CheckInfo>,
+    ) {
         let side = pos.turn();
         let continuation = self.continuation;
         let skip = [
@@ -403,6 +429,16 @@ impl<'a> MovePicker<'a> {
         self.moves.truncate(self.captures_end);
         self.keys.truncate(self.captures_end);
         quiet_moves(pos, self.moves);
+        if pruned_unless_checking
+            .is_some_and(|checks| checks.surely_no_quiet_check(&self.moves[self.captures_end..]))
+        {
+            // Every legal quiet move is in the list, so the quiet ones among the table's move
+            // and the killers given (all legal, all different) are there once each.
+            let given = skip.iter().flatten().filter(|m| !is_tactical(m)).count();
+            self.handed_out += self.moves.len() - self.captures_end - given;
+            self.next = self.moves.len();
+            return;
+        }
         // Most moves land where none of the three was headed: one bit test spares them the
         // three whole-move comparisons.
         let skip_to = skip
@@ -594,6 +630,56 @@ mod tests {
                 );
             }
             assert_eq!(picker.handed_out(), full.len());
+        }
+    }
+
+    /// Step 9's rule asked as the quiet stage is reached: where no quiet move gives check, the
+    /// stage hands out none and counts them all (the table's move and the killer, quiet and
+    /// handed out before, once), so the losing capture after them keeps its index; where a
+    /// quiet move gives check, or the rule does not hold, the order is the full one.
+    #[test]
+    fn quiet_moves_all_pruned_are_counted_not_handed_out() {
+        // Qxd5 loses the queen to the e6 pawn. The black king on h8 behind its pawns can be
+        // checked by no quiet move; on e8, Qh5 and Qa4 check it.
+        for (fen, quiet_check) in [
+            ("7k/6pp/4p3/3p4/8/8/8/3QK3 w - - 0 1", false),
+            ("4k3/8/4p3/3p4/8/8/8/3QK3 w - - 0 1", true),
+        ] {
+            let pos = position(fen);
+            let table = find(&pos, "d1d2");
+            let killer = find(&pos, "e1f2");
+            let tt_move = PackedMove::new(table);
+            let full = order(&pos, tt_move, [Some(killer), None]);
+            let history = History::default();
+            let checks = CheckInfo::new(&pos);
+            for rule in [false, true] {
+                let mut buffer = MoveBuffer::new();
+                let mut picker = MovePicker::new(
+                    &pos,
+                    false,
+                    &mut buffer,
+                    tt_move,
+                    [Some(killer), None],
+                    heuristics(&history),
+                );
+                let mut got = Vec::new();
+                while let Some(m) = picker.next_pruning(&pos, &history, || rule, Some(&checks)) {
+                    got.push((picker.handed_out() - 1, m.to_string()));
+                }
+                let everything: Vec<_> = full.iter().cloned().enumerate().collect();
+                if rule && !quiet_check {
+                    let last = full.len() - 1;
+                    let expected = [
+                        (0, "Qd1-d2".to_string()),
+                        (1, "Ke1-f2".to_string()),
+                        (last, "Qd1xd5".to_string()),
+                    ];
+                    assert_eq!(got, expected, "{fen}");
+                } else {
+                    assert_eq!(got, everything, "{fen}, rule {rule}");
+                }
+                assert_eq!(picker.handed_out(), full.len(), "{fen}, rule {rule}");
+            }
         }
     }
 

@@ -18,6 +18,20 @@ impl Worker<'_> {
             && best > -Score::TB_WIN_BOUND
     }
 
+    /// Step 9 for every quiet move left at once: each that does not give check would be
+    /// pruned, now and (both rules only tighten as moves are searched: `best` and `alpha`
+    /// rise, `quiets_searched` grows) for the rest of the node.
+    #[inline]
+    pub(crate) fn prunes_every_quiet(
+        &self,
+        node: &Node,
+        best: Score,
+        quiets_searched: Depth,
+        alpha: Score,
+    ) -> bool {
+        self.may_prune_quiets(node, best) && self.prunes_late_quiets(node, quiets_searched, alpha)
+    }
+
     /// Step 9: whether the quiet moves from here on are skipped, whichever they are: near the
     /// leaves after enough quiet moves (LMP; half as many when not improving), or too far
     /// below alpha (futility). Neither reads the move, so the move's history is not read for
