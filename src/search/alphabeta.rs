@@ -246,14 +246,8 @@ impl Worker<'_> {
         let mut tried = Tried::default();
         let mut quiets_searched: Depth = 0;
         let checks = CheckInfo::new(pos);
-        // Step 9's rule for the quiet stage as a whole, asked as it is reached: the picker then
-        // need not key quiet moves that would all be pruned.
-        while let Some(m) = picker.next_pruning(
-            pos,
-            self.history,
-            || self.prunes_every_quiet(&node, best.score, quiets_searched, best.alpha),
-            Some(&checks),
-        ) {
+        while let Some(m) = self.next_move(&mut picker, pos, &node, &best, quiets_searched, &checks)
+        {
             let index = picker.handed_out() - 1;
             if node.excluded == Some(m) {
                 continue;
@@ -327,6 +321,27 @@ impl Worker<'_> {
         // Step 12: the result to the table (and what it teaches the correction history); a
         // cutoff has taught the move ordering above. No more than the tables allow.
         self.result_to_table(pos, &node, best.score, beta, best.mv)
+    }
+
+    /// The main search's next move, with step 9's rule for the quiet stage as a whole asked
+    /// as the picker reaches it: the picker then need not key quiet moves that would all be
+    /// pruned (`MovePicker::next_pruning`).
+    #[inline(always)]
+    fn next_move(
+        &self,
+        picker: &mut MovePicker<'_>,
+        pos: &Chess,
+        node: &Node,
+        best: &BestSoFar,
+        quiets_searched: Depth,
+        checks: &CheckInfo,
+    ) -> Option<Move> {
+        picker.next_pruning(
+            pos,
+            self.history,
+            || self.prunes_every_quiet(node, best.score, quiets_searched, best.alpha),
+            Some(checks),
+        )
     }
 
     /// Step 12: `best`, capped by the tablebases' ceiling, goes to the table and teaches the
