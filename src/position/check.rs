@@ -84,13 +84,7 @@ impl CheckInfo {
                 to,
                 promotion: None,
                 ..
-            } => {
-                // The occupancy differs from the node's only on `from` and `to`: `to` cannot
-                // lie between itself and the king, and `from` could only if the piece had seen
-                // the king before, which a legal position rules out.
-                self.check_squares[role as usize].contains(to)
-                    || (self.discoverers.contains(from) && !attacks::aligned(from, to, king))
-            }
+            } => self.ordinary_move_checks(role, from, to, king),
             Move::Normal { .. } | Move::EnPassant { .. } => gives_check_in_full(pos, m, king),
             Move::Castle { .. } | Move::Put { .. } => {
                 let mut child = pos.clone();
@@ -98,6 +92,17 @@ impl CheckInfo {
                 child.is_check()
             }
         }
+    }
+
+    /// Whether an ordinary move (no promotion, not en passant) of `role` from `from` to `to`
+    /// checks the king on `king`: onto a check square, or off a discoverer's line. The
+    /// occupancy differs from the node's only on `from` and `to`: `to` cannot lie between
+    /// itself and the king, and `from` could only if the piece had seen the king before,
+    /// which a legal position rules out.
+    #[inline(always)]
+    fn ordinary_move_checks(&self, role: Role, from: Square, to: Square, king: Square) -> bool {
+        self.check_squares[role as usize].contains(to)
+            || (self.discoverers.contains(from) && !attacks::aligned(from, to, king))
     }
 
     /// Whether surely none of `quiets`, legal moves of the node that neither capture nor
@@ -117,12 +122,7 @@ impl CheckInfo {
                 to,
                 promotion: None,
                 ..
-            } => {
-                // Neither check of `gives_check`: not onto a check square, and not off a
-                // discoverer's line.
-                !self.check_squares[role as usize].contains(to)
-                    && (!self.discoverers.contains(from) || attacks::aligned(from, to, king))
-            }
+            } => !self.ordinary_move_checks(role, from, to, king),
             _ => false,
         })
     }

@@ -199,36 +199,40 @@ fn simd_kernels_give_the_portable_results() {
     }
 }
 
+/// Walks the perft tree of `p` to `depth` (and a null move at every node), updating `acc`
+/// move by move, and checks at every node that its pair equals one built from scratch and
+/// evaluates alike; the nodes visited.
+fn walk(acc: &mut Accumulators, net: &Network, p: &Chess, ply: Ply, depth: u32) -> u64 {
+    let mut fresh = vec![0i16; 2 * net.hidden()];
+    net.refresh(p.board(), &mut fresh);
+    if acc.pair(ply) != fresh.as_slice() {
+        let fen = shakmaty::fen::Fen::from_position(p, shakmaty::EnPassantMode::Legal);
+        panic!("the accumulators of {fen} differ from fresh ones");
+    }
+    assert_eq!(acc.evaluate(ply, p), net.evaluate(p));
+    if depth == 0 {
+        return 1;
+    }
+    let mut nodes = 1;
+    for m in p.legal_moves() {
+        let mut child = p.clone();
+        child.play_unchecked(m);
+        acc.update(MoveDelta::of(p, &m), ply, child.board());
+        nodes += walk(acc, net, &child, ply + 1, depth - 1);
+    }
+    if let Ok(null) = p.clone().swap_turn() {
+        acc.copy_to_child(ply);
+        nodes += walk(acc, net, &null, ply + 1, 0);
+    }
+    nodes
+}
+
 /// Updated move by move, the accumulators equal the ones built from scratch at every node
 /// of a perft tree (every kind of move: quiet, capture, en passant, castling both ways,
 /// promotions with and without capture), and after null moves; at a small width and at the
 /// built-in one (whose updates run the aligned kernels compiled for its length).
 #[test]
 fn incremental_accumulators_equal_fresh_ones_at_every_node() {
-    fn walk(acc: &mut Accumulators, net: &Network, p: &Chess, ply: Ply, depth: u32) -> u64 {
-        let mut fresh = vec![0i16; 2 * net.hidden()];
-        net.refresh(p.board(), &mut fresh);
-        if acc.pair(ply) != fresh.as_slice() {
-            let fen = shakmaty::fen::Fen::from_position(p, shakmaty::EnPassantMode::Legal);
-            panic!("the accumulators of {fen} differ from fresh ones");
-        }
-        assert_eq!(acc.evaluate(ply, p), net.evaluate(p));
-        if depth == 0 {
-            return 1;
-        }
-        let mut nodes = 1;
-        for m in p.legal_moves() {
-            let mut child = p.clone();
-            child.play_unchecked(m);
-            acc.update(MoveDelta::of(p, &m), ply, child.board());
-            nodes += walk(acc, net, &child, ply + 1, depth - 1);
-        }
-        if let Ok(null) = p.clone().swap_turn() {
-            acc.copy_to_child(ply);
-            nodes += walk(acc, net, &null, ply + 1, 0);
-        }
-        nodes
-    }
     for (hidden, buckets, depth, least) in [
         (32, 1, 3, 100_000),
         (32, OUTPUT_BUCKETS, 2, 4_000),
@@ -397,30 +401,6 @@ const CROSSING_FENS: [(&str, CastlingMode); 6] = [
 /// built-in one (its aligned kernels), of one output bucket and of eight.
 #[test]
 fn incremental_accumulators_of_mirrored_inputs_equal_fresh_ones_at_every_node() {
-    fn walk(acc: &mut Accumulators, net: &Network, p: &Chess, ply: Ply, depth: u32) -> u64 {
-        let mut fresh = vec![0i16; 2 * net.hidden()];
-        net.refresh(p.board(), &mut fresh);
-        if acc.pair(ply) != fresh.as_slice() {
-            let fen = shakmaty::fen::Fen::from_position(p, shakmaty::EnPassantMode::Legal);
-            panic!("the accumulators of {fen} differ from fresh ones");
-        }
-        assert_eq!(acc.evaluate(ply, p), net.evaluate(p));
-        if depth == 0 {
-            return 1;
-        }
-        let mut nodes = 1;
-        for m in p.legal_moves() {
-            let mut child = p.clone();
-            child.play_unchecked(m);
-            acc.update(MoveDelta::of(p, &m), ply, child.board());
-            nodes += walk(acc, net, &child, ply + 1, depth - 1);
-        }
-        if let Ok(null) = p.clone().swap_turn() {
-            acc.copy_to_child(ply);
-            nodes += walk(acc, net, &null, ply + 1, 0);
-        }
-        nodes
-    }
     for (hidden, buckets, depth, least) in [
         (32, 1, 3, 100_000),
         (BUILT_IN_HIDDEN, OUTPUT_BUCKETS, 2, 3_000),
