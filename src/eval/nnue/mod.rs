@@ -30,8 +30,6 @@ use std::io::Read;
 use std::path::Path;
 use std::sync::Arc;
 
-use arrayvec::ArrayVec;
-
 use shakmaty::{Board, Chess, Color, Position, Role, Square};
 
 use crate::files;
@@ -39,7 +37,19 @@ use crate::position::MoveDelta;
 use crate::types::{Ply, Score, MAX_PLY};
 
 mod aligned;
-use aligned::{is_aligned, Aligned};
+use aligned::Aligned;
+
+mod cache;
+use cache::RefreshCache;
+
+mod kernels;
+#[cfg(test)]
+use aligned::is_aligned;
+#[cfg(target_arch = "x86_64")]
+use kernels::simd;
+use kernels::{add_assign, has_avx2, screlu_dots, update_into, Rows, BUILT_IN_HIDDEN};
+#[cfg(test)]
+use kernels::{portable, screlu_dot};
 
 pub mod format;
 use format::Layers;
@@ -300,6 +310,21 @@ fn crosses_the_middle(from: Square, to: Square) -> bool {
     (from.file() >= shakmaty::File::E) != (to.file() >= shakmaty::File::E)
 }
 
+/// The side whose king `delta` takes across the d/e boundary (a king move, or castling:
+/// Chess960's king may cross too), which then sees every piece flipped; `MoveDelta` lists a
+/// moving king first.
+#[inline]
+fn turned_side(delta: &MoveDelta) -> Option<Color> {
+    match (delta.removed[0], delta.added[0]) {
+        (Some((from, a)), Some((to, b)))
+            if from.role == Role::King && to.role == Role::King && crosses_the_middle(a, b) =>
+        {
+            Some(from.color)
+        }
+        _ => None,
+    }
+}
+
 /// The feature of a `color` `role` on `sq` as White sees it and as Black sees it, in a net of
 /// plain inputs.
 #[inline]
@@ -310,376 +335,27 @@ fn features(color: Color, role: Role, sq: Square) -> (usize, usize) {
     )
 }
 
-// ---- The integer kernels: AVX2 where the CPU has it, else portable, the same numbers. ----
-
-/// Whether this CPU runs the AVX2 kernels (decided once).
-fn has_avx2() -> bool {
-    #[cfg(target_arch = "x86_64")]
-    {
-        use std::sync::OnceLock;
-        static AVX2: OnceLock<bool> = OnceLock::new();
-        *AVX2.get_or_init(|| std::arch::is_x86_feature_detected!("avx2"))
-    }
-    #[cfg(not(target_arch = "x86_64"))]
-    false
-}
-
-/// The built-in net's hidden width: the AVX2 kernels have a copy compiled for this length.
-const BUILT_IN_HIDDEN: usize = 256;
-
-/// `acc += w`, lane by lane, wrapping as 16-bit integers do.
-#[inline]
-fn add_assign(acc: &mut [i16], w: &[i16]) {
-    #[cfg(target_arch = "x86_64")]
-    if has_avx2() {
-        // SAFETY: the CPU has AVX2 (checked at run time just above); `simd::add_assign` reads
-        // and writes only within the two slices, whose equal lengths it asserts.
-        unsafe { simd::add_assign(acc, w) };
-        return;
-    }
-    portable::add_assign(acc, w);
-}
-
-/// The rows a move takes out of one perspective's accumulator and puts into it: at most two
-/// each (a capture takes two out, castling two out and two in).
-type Rows<'a> = ArrayVec<&'a [i16], 2>;
-
-/// `child = parent − Σ sub + Σ add`, lane by lane, wrapping, in one pass: each value of the
-/// parent and of each row is read once and the child written once, with no copy first.
-/// `simd` is the caller's choice made once ([`Accumulators::new`]); every slice is `hidden`
-/// long (the net's rows and accumulators, and nothing else, reach this module-private door).
-#[inline]
-fn update_into(simd: bool, child: &mut [i16], parent: &[i16], sub: &Rows, add: &Rows) {
-    debug_assert!(
-        child.len().is_multiple_of(16)
-            && parent.len() == child.len()
-            && sub.iter().chain(add).all(|r| r.len() == child.len())
-    );
-    #[cfg(target_arch = "x86_64")]
-    if simd {
-        // SAFETY: `simd` is true only where `has_avx2()` said so when the accumulators were
-        // made; the kernel touches `child.len()` values of each slice, and every slice that
-        // reaches here is a row or an accumulator half of one net: `hidden` values, a multiple
-        // of 16 (the loader accepts no other width).
-        unsafe {
-            // One kernel per shape a move has, so that the rows' loop is unrolled: a quiet move
-            // or a promotion (one out, one in), a capture or en passant (two out, one in),
-            // castling (two out, two in).
-            // The built-in width gets kernels compiled for its length, whose loops unroll
-            // (about a third of the update's instructions were the loop's own), and that load
-            // and store aligned (unsplit) where every slice is aligned, as the net's rows and
-            // the accumulators are.
-            let fixed = child.len() == BUILT_IN_HIDDEN
-                && is_aligned(child.as_ptr())
-                && is_aligned(parent.as_ptr())
-                && sub.iter().chain(add).all(|row| is_aligned(row.as_ptr()));
-            match (&sub[..], &add[..], fixed) {
-                ([s], [a], true) => {
-                    simd::update_into::<1, 1, BUILT_IN_HIDDEN>(child, parent, [s], [a])
-                }
-                ([s, t], [a], true) => {
-                    simd::update_into::<2, 1, BUILT_IN_HIDDEN>(child, parent, [s, t], [a])
-                }
-                ([s, t], [a, b], true) => {
-                    simd::update_into::<2, 2, BUILT_IN_HIDDEN>(child, parent, [s, t], [a, b])
-                }
-                ([s], [a], false) => simd::update_into::<1, 1, 0>(child, parent, [s], [a]),
-                ([s, t], [a], false) => simd::update_into::<2, 1, 0>(child, parent, [s, t], [a]),
-                ([s, t], [a, b], false) => {
-                    simd::update_into::<2, 2, 0>(child, parent, [s, t], [a, b])
-                }
-                _ => portable::update_into(child, parent, sub, add),
-            }
-        }
-        return;
-    }
-    let _ = simd;
-    portable::update_into(child, parent, sub, add);
-}
-
-/// `Σ clamp(a, 0, QA) · w · clamp(a, 0, QA)`, in wrapping 32-bit arithmetic.
-#[inline]
-fn screlu_dot(acc: &[i16], w: &[i16]) -> i32 {
-    #[cfg(target_arch = "x86_64")]
-    if has_avx2() {
-        // SAFETY: AVX2 is present (checked at run time); the kernel reads within the slices
-        // (with a width given, both are that long: checked here).
-        return unsafe {
-            if acc.len() == BUILT_IN_HIDDEN
-                && w.len() == BUILT_IN_HIDDEN
-                && is_aligned(acc.as_ptr())
-                && is_aligned(w.as_ptr())
-            {
-                simd::screlu_dot::<BUILT_IN_HIDDEN>(acc, w)
-            } else {
-                simd::screlu_dot::<0>(acc, w)
-            }
-        };
-    }
-    portable::screlu_dot(acc, w)
-}
-
-/// Both perspectives' [`screlu_dot`]s, `(Σ us·w_us, Σ them·w_them)`: at the built-in width with
-/// every slice aligned (as the accumulators and the output rows are), one AVX2 call that sums
-/// both at once and folds their lanes together; otherwise the two dots one by one.
-#[inline]
-fn screlu_dots(us: &[i16], w_us: &[i16], them: &[i16], w_them: &[i16]) -> (i32, i32) {
-    #[cfg(target_arch = "x86_64")]
-    if has_avx2()
-        && [us, w_us, them, w_them]
-            .iter()
-            .all(|s| s.len() == BUILT_IN_HIDDEN && is_aligned(s.as_ptr()))
-    {
-        // SAFETY: AVX2 is present (checked at run time), and every slice is the built-in
-        // width long and starts on a 32-byte boundary (checked just above), as the kernel's
-        // aligned loads need.
-        return unsafe { simd::screlu_dot_pair::<BUILT_IN_HIDDEN>(us, w_us, them, w_them) };
-    }
-    (screlu_dot(us, w_us), screlu_dot(them, w_them))
-}
-
-/// The kernels in plain Rust: the definition of what the SIMD ones compute.
-mod portable {
-    // Named from the crate: tests/architecture.rs reads files, and `super` here is this file.
-    use crate::eval::nnue::QA;
-
-    pub fn add_assign(acc: &mut [i16], w: &[i16]) {
-        for (a, &b) in acc.iter_mut().zip(w) {
-            *a = a.wrapping_add(b);
-        }
-    }
-
-    pub fn update_into(child: &mut [i16], parent: &[i16], sub: &[&[i16]], add: &[&[i16]]) {
-        for (i, (c, &p)) in child.iter_mut().zip(parent).enumerate() {
-            let mut v = p;
-            for row in sub {
-                v = v.wrapping_sub(row[i]);
-            }
-            for row in add {
-                v = v.wrapping_add(row[i]);
-            }
-            *c = v;
-        }
-    }
-
-    pub fn screlu_dot(acc: &[i16], w: &[i16]) -> i32 {
-        let mut sum = 0i32;
-        for (&a, &b) in acc.iter().zip(w) {
-            let c = i32::from(a).clamp(0, QA);
-            // c·b fits in 16 bits (|b| ≤ 128, checked when the net is loaded), as the SIMD
-            // kernel needs; the product with c is taken in 32 bits.
-            let cb = (c * i32::from(b)) as i16;
-            sum = sum.wrapping_add(i32::from(cb) * c);
-        }
-        sum
-    }
-}
-
-/// The AVX2 kernels: 16 lanes of i16 at a time; the slices' length is a multiple of 16 (the
-/// loader accepts no other width).
-#[cfg(target_arch = "x86_64")]
-mod simd {
-    use std::arch::x86_64::*;
-
-    use crate::eval::nnue::QA;
-
-    /// # Safety
-    /// The CPU must support AVX2.
-    #[target_feature(enable = "avx2")]
-    pub unsafe fn add_assign(acc: &mut [i16], w: &[i16]) {
-        assert!(acc.len() == w.len() && acc.len().is_multiple_of(16));
-        for i in (0..acc.len()).step_by(16) {
-            // SAFETY: i + 16 <= len for both slices (asserted above); unaligned loads and
-            // stores are allowed.
-            unsafe {
-                let a = _mm256_loadu_si256(acc.as_ptr().add(i).cast());
-                let b = _mm256_loadu_si256(w.as_ptr().add(i).cast());
-                _mm256_storeu_si256(acc.as_mut_ptr().add(i).cast(), _mm256_add_epi16(a, b));
-            }
-        }
-    }
-
-    /// # Safety
-    /// The CPU must support AVX2; `parent` and every row must hold at least `child.len()`
-    /// values, a multiple of 16. With `N` other than 0, `N` values are updated (a length known
-    /// when compiling, so the loop unrolls) with aligned loads and stores: then `child.len()`
-    /// must be `N` and every slice must start on a 32-byte boundary.
-    #[target_feature(enable = "avx2")]
-    pub unsafe fn update_into<const S: usize, const A: usize, const N: usize>(
-        child: &mut [i16],
-        parent: &[i16],
-        sub: [&[i16]; S],
-        add: [&[i16]; A],
-    ) {
-        let len = if N == 0 { child.len() } else { N };
-        debug_assert_eq!(len, child.len());
-        for i in (0..len).step_by(16) {
-            // SAFETY: i + 16 <= len == child.len() <= every other slice's length (the
-            // caller's promise); unaligned loads and stores are allowed, and with `N` other
-            // than 0 every slice starts on a 32-byte boundary (the caller's promise), so each
-            // address, 32·k bytes further, is aligned for the aligned ones.
-            unsafe {
-                let load = |p: *const i16| {
-                    if N == 0 {
-                        _mm256_loadu_si256(p.cast())
-                    } else {
-                        _mm256_load_si256(p.cast())
-                    }
-                };
-                let mut v = load(parent.as_ptr().add(i));
-                for row in sub {
-                    v = _mm256_sub_epi16(v, load(row.as_ptr().add(i)));
-                }
-                for row in add {
-                    v = _mm256_add_epi16(v, load(row.as_ptr().add(i)));
-                }
-                let out = child.as_mut_ptr().add(i).cast();
-                if N == 0 {
-                    _mm256_storeu_si256(out, v);
-                } else {
-                    _mm256_store_si256(out, v);
-                }
-            }
-        }
-    }
-
-    /// Both perspectives of a move at once: `child[..N] = parent[..N] − Σ white.0 + Σ
-    /// white.1`, and the same for the second `N` values with `black`'s rows, with aligned
-    /// loads and stores and loops of a length known when compiling (they unroll).
-    ///
-    /// # Safety
-    /// The CPU must support AVX2; `N` must be a multiple of 16 and above 0; `parent` and
-    /// `child` must hold at least `2N` values and every row at least `N`; every slice must
-    /// start on a 32-byte boundary.
-    #[target_feature(enable = "avx2")]
-    pub unsafe fn update_pair<const S: usize, const A: usize, const N: usize>(
-        child: &mut [i16],
-        parent: &[i16],
-        white: ([&[i16]; S], [&[i16]; A]),
-        black: ([&[i16]; S], [&[i16]; A]),
-    ) {
-        debug_assert!(N > 0 && N.is_multiple_of(16));
-        debug_assert!(child.len() >= 2 * N && parent.len() >= 2 * N);
-        for (half, (sub, add)) in [(0, white), (N, black)] {
-            debug_assert!(sub.iter().chain(&add).all(|row| row.len() >= N));
-            for i in (0..N).step_by(16) {
-                // SAFETY: half + i + 16 <= 2N for `parent` and `child`, i + 16 <= N for the
-                // rows (the caller's promise on their lengths); each address is 32·k bytes
-                // past a 32-byte boundary (the caller's promise on the starts), so aligned.
-                unsafe {
-                    let mut v = _mm256_load_si256(parent.as_ptr().add(half + i).cast());
-                    for row in sub {
-                        v = _mm256_sub_epi16(v, _mm256_load_si256(row.as_ptr().add(i).cast()));
-                    }
-                    for row in add {
-                        v = _mm256_add_epi16(v, _mm256_load_si256(row.as_ptr().add(i).cast()));
-                    }
-                    _mm256_store_si256(child.as_mut_ptr().add(half + i).cast(), v);
-                }
-            }
-        }
-    }
-
-    /// Two `screlu_dot`s at once, `(Σ a·wa, Σ b·wb)` in wrapping 32-bit arithmetic like the
-    /// portable sum (whose order does not matter: wrapping addition is associative), their
-    /// lanes folded together at the end.
-    ///
-    /// # Safety
-    /// The CPU must support AVX2; `N` must be a multiple of 16 and above 0; the four slices
-    /// must be at least `N` long and start on a 32-byte boundary.
-    #[target_feature(enable = "avx2")]
-    pub unsafe fn screlu_dot_pair<const N: usize>(
-        a: &[i16],
-        wa: &[i16],
-        b: &[i16],
-        wb: &[i16],
-    ) -> (i32, i32) {
-        debug_assert!(N > 0 && N.is_multiple_of(16));
-        debug_assert!([a, wa, b, wb].iter().all(|s| s.len() >= N));
-        let zero = _mm256_setzero_si256();
-        let qa = _mm256_set1_epi16(QA as i16);
-        let (mut sum_a, mut sum_b) = (_mm256_setzero_si256(), _mm256_setzero_si256());
-        for i in (0..N).step_by(16) {
-            // SAFETY: i + 16 <= N <= every slice's length, and each address is 32·k bytes
-            // past an aligned start (the caller's promises).
-            let (va, vwa, vb, vwb) = unsafe {
-                (
-                    _mm256_load_si256(a.as_ptr().add(i).cast()),
-                    _mm256_load_si256(wa.as_ptr().add(i).cast()),
-                    _mm256_load_si256(b.as_ptr().add(i).cast()),
-                    _mm256_load_si256(wb.as_ptr().add(i).cast()),
-                )
-            };
-            let ca = _mm256_min_epi16(_mm256_max_epi16(va, zero), qa);
-            let cb = _mm256_min_epi16(_mm256_max_epi16(vb, zero), qa);
-            sum_a = _mm256_add_epi32(sum_a, _mm256_madd_epi16(_mm256_mullo_epi16(ca, vwa), ca));
-            sum_b = _mm256_add_epi32(sum_b, _mm256_madd_epi16(_mm256_mullo_epi16(cb, vwb), cb));
-        }
-        // Lanes [a0+a1, a2+a3, b0+b1, b2+b3 | a4+a5, a6+a7, b4+b5, b6+b7], the halves added,
-        // then pairs again: a's total in lane 0, b's in lane 1.
-        let pairs = _mm256_hadd_epi32(sum_a, sum_b);
-        let halves = _mm_add_epi32(
-            _mm256_castsi256_si128(pairs),
-            _mm256_extracti128_si256::<1>(pairs),
-        );
-        let totals = _mm_hadd_epi32(halves, halves);
-        (_mm_cvtsi128_si32(totals), _mm_extract_epi32::<1>(totals))
-    }
-
-    /// # Safety
-    /// The CPU must support AVX2. With `N` other than 0, both slices must be `N` long (a
-    /// length known when compiling, so the loop unrolls) and start on a 32-byte boundary
-    /// (aligned loads).
-    #[target_feature(enable = "avx2")]
-    pub unsafe fn screlu_dot<const N: usize>(acc: &[i16], w: &[i16]) -> i32 {
-        let len = if N == 0 { acc.len() } else { N };
-        debug_assert!(N == 0 || (acc.len() == N && w.len() == N));
-        assert!(N != 0 || (acc.len() == w.len() && acc.len().is_multiple_of(16)));
-        let zero = _mm256_setzero_si256();
-        let qa = _mm256_set1_epi16(QA as i16);
-        let mut sum = _mm256_setzero_si256();
-        for i in (0..len).step_by(16) {
-            // SAFETY: i + 16 <= len, and both slices are len long (asserted above, or the
-            // caller's promise for a width given, with both starts aligned, so each address
-            // 32·k bytes further is too).
-            let (a, b) = unsafe {
-                let (a, b) = (acc.as_ptr().add(i).cast(), w.as_ptr().add(i).cast());
-                if N == 0 {
-                    (_mm256_loadu_si256(a), _mm256_loadu_si256(b))
-                } else {
-                    (_mm256_load_si256(a), _mm256_load_si256(b))
-                }
-            };
-            let c = _mm256_min_epi16(_mm256_max_epi16(a, zero), qa);
-            // c·b in 16 bits, then (c·b)·c summed in pairs into 32 bits: the portable sum.
-            let cb = _mm256_mullo_epi16(c, b);
-            sum = _mm256_add_epi32(sum, _mm256_madd_epi16(cb, c));
-        }
-        let mut lanes = [0i32; 8];
-        // SAFETY: `lanes` is 32 bytes, the size of one register.
-        unsafe { _mm256_storeu_si256(lanes.as_mut_ptr().cast(), sum) };
-        lanes.iter().fold(0i32, |s, &x| s.wrapping_add(x))
-    }
-}
-
 /// One search thread's accumulators: a pair (White's, Black's) per ply of the path, so that
 /// taking a move back costs nothing and a null move is a copy.
 #[derive(Clone, Debug)]
 pub struct Accumulators {
     net: Arc<Network>,
-    /// The net's inputs are mirrored: a move goes through [`Accumulators::update_mirrored`]
-    /// (decided once, here). Never with `fixed`, so that the built-in width's plain path
-    /// pays nothing for it; another plain net pays one predictable branch per move.
+    /// The net's inputs are mirrored: a move's rows are taken with each king's flip, and a
+    /// king that crosses the d/e boundary rebuilds its side's accumulator (decided once, here;
+    /// one predictable branch per move for a plain net).
     mirrored: bool,
     /// Whether the AVX2 kernel updates them: decided once, here, not per move.
     simd: bool,
-    /// AVX2 and a net of plain inputs of the built-in width: a move's rows go straight to the
-    /// kernel compiled for that width, both perspectives in one call (`update_fixed`), with
-    /// none of the general path's row lists and alignment checks, which cost as much as the
-    /// kernel.
+    /// AVX2 and a net of the built-in width: a move's rows go straight to the kernel compiled
+    /// for that width, both perspectives in one call (`update_fixed`), with none of the
+    /// general path's row lists and alignment checks, which cost as much as the kernel (and,
+    /// collected from iterators for mirrored inputs, four times as much: 2 Dec).
     fixed: bool,
     /// `MAX_PLY + 2` pairs of `2 · hidden` values, ply-major (aligned, as the weights).
     stack: Aligned,
+    /// Where a king crossing the d/e boundary rebuilds its side's accumulator from (mirrored
+    /// inputs only; see `cache.rs`).
+    cache: RefreshCache,
 }
 
 impl Accumulators {
@@ -688,8 +364,9 @@ impl Accumulators {
         let simd = has_avx2();
         let mirrored = net.layout == Layout::Mirrored;
         Accumulators {
-            fixed: simd && net.hidden == BUILT_IN_HIDDEN && !mirrored,
+            fixed: simd && net.hidden == BUILT_IN_HIDDEN,
             mirrored,
+            cache: RefreshCache::new(&net.b1),
             net,
             simd,
             stack,
@@ -741,8 +418,15 @@ impl Accumulators {
     #[inline]
     pub fn update(&mut self, delta: MoveDelta, ply: Ply, child: &Board) {
         #[cfg(target_arch = "x86_64")]
-        if self.fixed && self.update_fixed(delta, ply) {
-            return;
+        if self.fixed {
+            let done = if self.mirrored {
+                self.update_fixed_mirrored(delta, ply, child)
+            } else {
+                self.update_fixed::<false>(delta, ply, child)
+            };
+            if done {
+                return;
+            }
         }
         if self.mirrored {
             self.update_mirrored(delta, ply, child);
@@ -776,14 +460,7 @@ impl Accumulators {
     fn update_mirrored(&mut self, delta: MoveDelta, ply: Ply, child: &Board) {
         let net = &*self.net;
         let hidden = net.hidden;
-        let turned = match (delta.removed[0], delta.added[0]) {
-            (Some((from, a)), Some((to, b)))
-                if from.role == Role::King && to.role == Role::King && crosses_the_middle(a, b) =>
-            {
-                Some(from.color)
-            }
-            _ => None,
-        };
+        let turned = turned_side(&delta);
         let (parent_acc, child_acc) = Self::parent_and_child(&mut self.stack, 2 * hidden, ply);
         let (parent_white, parent_black) = parent_acc.split_at(hidden);
         let (child_white, child_black) = child_acc.split_at_mut(hidden);
@@ -792,7 +469,18 @@ impl Accumulators {
             (Color::Black, parent_black, child_black),
         ] {
             if turned == Some(perspective) {
-                net.refresh_perspective(child, perspective, acc);
+                let king = own_king(child, perspective);
+                let row = |color, role, sq| {
+                    net.feature_weights(format::input(
+                        net.layout,
+                        perspective,
+                        king,
+                        color,
+                        role,
+                        sq,
+                    ))
+                };
+                self.cache.refresh(child, perspective, king, row, acc);
                 continue;
             }
             let king = own_king(child, perspective);
@@ -809,20 +497,46 @@ impl Accumulators {
 
 #[cfg(target_arch = "x86_64")]
 impl Accumulators {
+    /// `update_fixed` of mirrored inputs, kept out of line so that the plain path's code
+    /// stays as it was (inlined, its registers spilled for the other: +0.35 % of the
+    /// instructions of a plain net's search, callgrind, 2 Dec).
+    #[inline(never)]
+    fn update_fixed_mirrored(&mut self, delta: MoveDelta, ply: Ply, after: &Board) -> bool {
+        self.update_fixed::<true>(delta, ply, after)
+    }
+
     /// [`Accumulators::update`] where `fixed` holds: the move's rows of both perspectives
-    /// handed to the kernel compiled for the built-in width, one call per move. `false`, with
-    /// nothing written, for a delta of another shape (a piece put on an empty board's
-    /// square: none in standard chess), which the general path then takes.
+    /// handed to the kernel compiled for the built-in width, one call per move; `MIRRORED`
+    /// (the net's layout, as a constant so that the plain path computes no flip) takes each
+    /// perspective's rows with its king's flip on the board `after` the move. `false`, with nothing
+    /// written, for a delta of another shape (a piece put on an empty board's square: none in
+    /// standard chess), which the general path then takes. A king that crosses the d/e
+    /// boundary (mirrored) has its side's half, updated with the wrong flip, rebuilt after.
     #[inline]
-    fn update_fixed(&mut self, delta: MoveDelta, ply: Ply) -> bool {
+    fn update_fixed<const MIRRORED: bool>(
+        &mut self,
+        delta: MoveDelta,
+        ply: Ply,
+        after: &Board,
+    ) -> bool {
         const N: usize = BUILT_IN_HIDDEN;
+        let turned = if MIRRORED { turned_side(&delta) } else { None };
+        let (flip_white, flip_black) = if MIRRORED {
+            (
+                Layout::Mirrored.flip(own_king(after, Color::White)),
+                Layout::Mirrored.flip(own_king(after, Color::Black)),
+            )
+        } else {
+            (0, 0)
+        };
         // The rows sliced with the width known when compiling (shifts, not multiplications).
         let w1: &[i16] = &self.net.w1;
         let row = |feature: usize| &w1[feature * N..(feature + 1) * N];
-        // A piece's row as White sees it and as Black does.
+        // A piece's row as White sees it and as Black does (`format::input`: the plain
+        // feature, flipped by the perspective's king).
         let rows = |(piece, sq): (shakmaty::Piece, Square)| {
             let (fw, fb) = features(piece.color, piece.role, sq);
-            (row(fw), row(fb))
+            (row(fw ^ flip_white), row(fb ^ flip_black))
         };
         let (parent, child) = Self::parent_and_child(&mut self.stack, 2 * N, ply);
         // SAFETY: `fixed` is true only where `has_avx2()` said so and the net is `N` wide
@@ -851,6 +565,16 @@ impl Accumulators {
                 }
                 _ => return false,
             }
+        }
+        if let Some(side) = turned {
+            let pair = &mut self.stack[(ply + 1) * 2 * N..(ply + 2) * 2 * N];
+            let (white, black) = pair.split_at_mut(N);
+            let half = if side == Color::White { white } else { black };
+            let (net, king) = (&*self.net, own_king(after, side));
+            let row = |color, role, sq| {
+                net.feature_weights(format::input(net.layout, side, king, color, role, sq))
+            };
+            self.cache.refresh(after, side, king, row, half);
         }
         true
     }
