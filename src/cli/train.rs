@@ -619,6 +619,29 @@ mod tests {
         assert!(!parse(&["--mirror", "--no-mirror"]).mirrored());
     }
 
+    /// With mirrored inputs the positions' mirrors are never added (a mirror's inputs are its
+    /// original's), whatever `--mirror` says, and the run says so where they were asked for
+    /// (the default or `--mirror`), not where `--no-mirror` left them out anyway.
+    #[test]
+    fn mirrored_inputs_drop_the_mirrors_and_say_so_only_where_they_were_asked_for() {
+        for flags in [&[][..], &["--mirror"][..], &["--no-mirror"][..]] {
+            let args: Vec<&str> = ["--inputs", "mirrored"]
+                .iter()
+                .chain(flags)
+                .copied()
+                .collect();
+            let parsed = parse(&args);
+            assert!(!parsed.mirrored(), "{args:?}");
+            assert_eq!(
+                parsed.mirror_dropped(),
+                flags != ["--no-mirror"],
+                "{args:?}"
+            );
+            let plain: Vec<&str> = ["--inputs", "plain"].iter().chain(flags).copied().collect();
+            assert!(!parse(&plain).mirror_dropped(), "{plain:?}");
+        }
+    }
+
     /// Every shape `train` accepts (each `--hidden` with each `--output-buckets`) gives a net
     /// the engine loads, and every width or bucket count it does not is one the engine
     /// refuses: the trainer offers exactly the shapes the engine runs (it took 1 to 4096

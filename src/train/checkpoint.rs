@@ -245,17 +245,23 @@ pub fn check_dir(dir: &Path) -> Result<(), String> {
     }
 }
 
-/// The checkpoint of the most epochs in `dir` (the last `epoch-NNNN.ckpt` by name), if any;
+/// The checkpoint of the most epochs in `dir` (`epoch-NNNN.ckpt` of the highest number, read
+/// as a number: `epoch-10000` comes after `epoch-9999`, which its name sorts before), if any;
 /// a folder that cannot be read is an error naming it.
 pub fn latest(dir: &Path) -> Result<Option<PathBuf>, String> {
     let entries = std::fs::read_dir(dir)
         .map_err(|e| format!("{}: {}", dir.display(), crate::files::reason(&e)))?;
+    let epoch_of = |p: &Path| -> Option<u64> {
+        let name = p.file_name()?.to_str()?;
+        let digits = name.strip_prefix("epoch-")?.strip_suffix(".ckpt")?;
+        if digits.is_empty() || !digits.bytes().all(|b| b.is_ascii_digit()) {
+            return None;
+        }
+        digits.parse().ok()
+    };
     Ok(entries
         .filter_map(|e| e.ok().map(|e| e.path()))
-        .filter(|p| {
-            p.extension().is_some_and(|e| e == "ckpt")
-                && p.file_name()
-                    .is_some_and(|n| n.to_string_lossy().starts_with("epoch-"))
-        })
-        .max())
+        .filter_map(|p| epoch_of(&p).map(|n| (n, p)))
+        .max()
+        .map(|(_, p)| p))
 }

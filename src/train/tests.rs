@@ -936,3 +936,26 @@ fn a_recipe_recorded_before_inputs_reads_as_plain_inputs() {
         ]
     );
 }
+
+/// `--resume` goes on from the checkpoint of the most epochs, read as a number: past epoch
+/// 9999 the names grow a digit (`epoch-10000.ckpt`), which sorts before `epoch-9999.ckpt` by
+/// name; a name whose number is no number (`epoch-x.ckpt`, `epoch-.ckpt`) is no checkpoint.
+#[test]
+fn the_latest_checkpoint_is_the_one_of_the_most_epochs_past_four_digits_too() {
+    let dir = std::env::temp_dir().join(format!("cutoff-train-latest-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    assert_eq!(checkpoint::latest(&dir).unwrap(), None);
+    for name in [
+        "epoch-x.ckpt",
+        "epoch-.ckpt",
+        "epoch-0007.ckpt",
+        "epoch-9999.ckpt",
+    ] {
+        std::fs::write(dir.join(name), b"").unwrap();
+    }
+    let latest = || checkpoint::latest(&dir).unwrap().unwrap();
+    assert_eq!(latest(), dir.join("epoch-9999.ckpt"));
+    std::fs::write(dir.join("epoch-10000.ckpt"), b"").unwrap();
+    assert_eq!(latest(), dir.join("epoch-10000.ckpt"));
+    std::fs::remove_dir_all(&dir).unwrap();
+}
