@@ -24,27 +24,26 @@ pub(super) const BUILT_IN_HIDDEN: usize = 256;
 /// `acc += w`, lane by lane, wrapping as 16-bit integers do.
 #[inline]
 pub(super) fn add_assign(acc: &mut [i16], w: &[i16]) {
-    #[cfg(target_arch = "x86_64")]
-    if has_avx2() {
-        // SAFETY: the CPU has AVX2 (checked at run time just above); `simd::add_assign` reads
-        // and writes only within the two slices, whose equal lengths it asserts.
-        unsafe { simd::add_assign(acc, w) };
-        return;
-    }
-    portable::add_assign(acc, w);
+    fold_row::<false>(acc, w);
 }
 
 /// `acc -= w`, lane by lane, wrapping as 16-bit integers do.
 #[inline]
 pub(super) fn sub_assign(acc: &mut [i16], w: &[i16]) {
+    fold_row::<true>(acc, w);
+}
+
+/// `acc -= w` where `SUB`, else `acc += w`: AVX2 where the CPU has it.
+#[inline]
+fn fold_row<const SUB: bool>(acc: &mut [i16], w: &[i16]) {
     #[cfg(target_arch = "x86_64")]
     if has_avx2() {
-        // SAFETY: the CPU has AVX2 (checked at run time just above); `simd::sub_assign` reads
+        // SAFETY: the CPU has AVX2 (checked at run time just above); `simd::fold_row` reads
         // and writes only within the two slices, whose equal lengths it asserts.
-        unsafe { simd::sub_assign(acc, w) };
+        unsafe { simd::fold_row::<SUB>(acc, w) };
         return;
     }
-    portable::sub_assign(acc, w);
+    portable::fold_row::<SUB>(acc, w);
 }
 
 /// The rows a move takes out of one perspective's accumulator and puts into it: at most two
@@ -150,15 +149,14 @@ pub(super) mod portable {
     // Named from the crate: tests/architecture.rs reads files, and `super` here is this file.
     use crate::eval::nnue::format::QA;
 
-    pub fn add_assign(acc: &mut [i16], w: &[i16]) {
+    /// `acc -= w` where `SUB`, else `acc += w`, wrapping.
+    pub fn fold_row<const SUB: bool>(acc: &mut [i16], w: &[i16]) {
         for (a, &b) in acc.iter_mut().zip(w) {
-            *a = a.wrapping_add(b);
-        }
-    }
-
-    pub fn sub_assign(acc: &mut [i16], w: &[i16]) {
-        for (a, &b) in acc.iter_mut().zip(w) {
-            *a = a.wrapping_sub(b);
+            *a = if SUB {
+                a.wrapping_sub(b)
+            } else {
+                a.wrapping_add(b)
+            };
         }
     }
 
@@ -196,10 +194,12 @@ pub(super) mod simd {
 
     use crate::eval::nnue::format::QA;
 
+    /// `acc -= w` where `SUB`, else `acc += w`, lane by lane, wrapping.
+    ///
     /// # Safety
     /// The CPU must support AVX2.
     #[target_feature(enable = "avx2")]
-    pub unsafe fn add_assign(acc: &mut [i16], w: &[i16]) {
+    pub unsafe fn fold_row<const SUB: bool>(acc: &mut [i16], w: &[i16]) {
         assert!(acc.len() == w.len() && acc.len().is_multiple_of(16));
         for i in (0..acc.len()).step_by(16) {
             // SAFETY: i + 16 <= len for both slices (asserted above); unaligned loads and
@@ -207,23 +207,12 @@ pub(super) mod simd {
             unsafe {
                 let a = _mm256_loadu_si256(acc.as_ptr().add(i).cast());
                 let b = _mm256_loadu_si256(w.as_ptr().add(i).cast());
-                _mm256_storeu_si256(acc.as_mut_ptr().add(i).cast(), _mm256_add_epi16(a, b));
-            }
-        }
-    }
-
-    /// # Safety
-    /// The CPU must support AVX2.
-    #[target_feature(enable = "avx2")]
-    pub unsafe fn sub_assign(acc: &mut [i16], w: &[i16]) {
-        assert!(acc.len() == w.len() && acc.len().is_multiple_of(16));
-        for i in (0..acc.len()).step_by(16) {
-            // SAFETY: i + 16 <= len for both slices (asserted above); unaligned loads and
-            // stores are allowed.
-            unsafe {
-                let a = _mm256_loadu_si256(acc.as_ptr().add(i).cast());
-                let b = _mm256_loadu_si256(w.as_ptr().add(i).cast());
-                _mm256_storeu_si256(acc.as_mut_ptr().add(i).cast(), _mm256_sub_epi16(a, b));
+                let v = if SUB {
+                    _mm256_sub_epi16(a, b)
+                } else {
+                    _mm256_add_epi16(a, b)
+                };
+                _mm256_storeu_si256(acc.as_mut_ptr().add(i).cast(), v);
             }
         }
     }

@@ -154,15 +154,15 @@ fn simd_kernels_give_the_portable_results() {
         );
         let (mut x, mut y) = (a.to_vec(), a.to_vec());
         // SAFETY: AVX2 is present (checked above).
-        unsafe { simd::add_assign(&mut x, w) };
-        portable::add_assign(&mut y, w);
+        unsafe { simd::fold_row::<false>(&mut x, w) };
+        portable::fold_row::<false>(&mut y, w);
         assert_eq!(x, y);
         let (mut back_x, mut back_y) = (x.clone(), x.clone());
         // SAFETY: AVX2 is present (checked above).
-        unsafe { simd::sub_assign(&mut back_x, v) };
-        portable::sub_assign(&mut back_y, v);
+        unsafe { simd::fold_row::<true>(&mut back_x, v) };
+        portable::fold_row::<true>(&mut back_y, v);
         assert_eq!(back_x, back_y);
-        portable::sub_assign(&mut y, w);
+        portable::fold_row::<true>(&mut y, w);
         assert_eq!(y, a);
         let mut x_buffer = Aligned::zeroed(shift + n);
         x_buffer[shift..].copy_from_slice(&x);
