@@ -100,3 +100,69 @@ fn the_bench_signature_constant_is_what_cutoff_bench_prints() {
         cutoff::bench::SIGNATURE
     );
 }
+
+/// `--eval-file` searches the same positions with another net: the built-in net's own file
+/// gives the signature's node count, another net (here the mirrored one, a format of its own)
+/// another; a file that is not a net, or a net beside the classical evaluation, is refused
+/// before any search, with nothing on stdout.
+#[test]
+fn bench_searches_with_a_net_file_and_refuses_a_bad_one() {
+    let run = |args: &[&str]| {
+        let out = Command::new(env!("CARGO_BIN_EXE_cutoff"))
+            .args(["bench", "3"])
+            .args(args)
+            .output()
+            .unwrap();
+        let stdout = String::from_utf8(out.stdout).unwrap();
+        let stderr = String::from_utf8(out.stderr).unwrap();
+        (out.status.code(), stdout, stderr)
+    };
+    let bench_line = |stdout: &str| stdout.lines().last().unwrap().to_owned();
+    let nodes = |stdout: &str| bench_line(stdout).split(' ').nth(1).unwrap().to_owned();
+    let (code, built_in, err) = run(&[]);
+    assert_eq!(code, Some(0), "{err}");
+    let (code, same, err) = run(&[
+        "--eval-file",
+        "nets/cutoff-256-m40-l10-30-d60-lr5e6-b8.nnue",
+    ]);
+    assert_eq!(code, Some(0), "{err}");
+    assert_eq!(nodes(&same), nodes(&built_in), "{same}");
+    assert!(
+        same.contains("the net nets/cutoff-256-m40-l10-30-d60-lr5e6-b8.nnue's evaluation"),
+        "{same}"
+    );
+    let (code, other, err) = run(&[
+        "--eval-file",
+        "nets/cutoff-256-hm-m80-l10-30-d60-lr5e6-b8.nnue",
+    ]);
+    assert_eq!(code, Some(0), "{err}");
+    assert_ne!(nodes(&other), nodes(&built_in), "{other}");
+
+    let dir = std::env::temp_dir().join(format!("cutoff-bench-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let bad = dir.join("bad.nnue");
+    std::fs::write(&bad, b"CUTOFFNN but not a net").unwrap();
+    let (code, out, err) = run(&["--eval-file", bad.to_str().unwrap()]);
+    std::fs::remove_dir_all(&dir).unwrap();
+    assert_eq!(code, Some(2));
+    assert!(out.is_empty(), "{out}");
+    assert!(
+        err.contains(&format!(
+            "error: --eval-file: {}: not a Cutoff net file",
+            bad.display()
+        )),
+        "{err}"
+    );
+    let (code, out, err) = run(&[
+        "--eval",
+        "classical",
+        "--eval-file",
+        "nets/cutoff-256-m40-l10-30-d60-lr5e6-b8.nnue",
+    ]);
+    assert_eq!(code, Some(2));
+    assert!(out.is_empty(), "{out}");
+    assert!(
+        err.contains("--eval-file needs the net evaluation"),
+        "{err}"
+    );
+}

@@ -1,13 +1,15 @@
 //! `cutoff bench`: OpenBench's signature, `Bench: <N> nodes <M> nps` as the last line (the
 //! positions and the search in [`crate::bench`]).
 
+use std::path::PathBuf;
 use std::process::ExitCode;
+use std::sync::Arc;
 
 use shakmaty::CastlingMode;
 
-use super::{at_least_one, threads, usage, EvalArg, IntRange};
+use super::{at_least_one, threads, usage, EvalArg, Failure, IntRange};
 use crate::bench::{bench_on, DEFAULT_DEPTH, HASH_MB, MAX_DEPTH, POSITIONS};
-use crate::eval::EvaluatorKind;
+use crate::eval::{EvaluatorKind, Network};
 use crate::search::Searcher;
 use crate::types::Depth;
 
@@ -38,6 +40,11 @@ pub struct Args {
     /// `classical` measures the classical evaluation's speed beside it.
     #[arg(long, value_enum, default_value_t = EvalArg::Net)]
     pub eval: EvalArg,
+    /// A net file to search with instead of the built-in net, read as UCI `EvalFile` reads
+    /// it: the instructions a node of another net costs, measured on the same tree of
+    /// positions (its node count is not the `Bench:` signature, which is the built-in net's).
+    #[arg(long, value_name = "NET")]
+    pub eval_file: Option<PathBuf>,
 }
 
 /// `cutoff bench`: a line per position, then `Bench: <N> nodes <M> nps` as the last line.
@@ -49,6 +56,11 @@ pub fn run(args: Args) -> ExitCode {
     let threads = usize::from(args.threads);
     let mut searcher = Searcher::new(args.hash);
     searcher.set_evaluator(args.eval.into());
+    if let Some(path) = &args.eval_file {
+        if let Err(e) = load_net(&mut searcher, path, args.eval) {
+            return e.exit();
+        }
+    }
     if let Err(e) = searcher.set_threads(threads) {
         eprintln!("bench: {e}; searching with {} threads", searcher.threads());
     }
@@ -73,13 +85,27 @@ pub fn run(args: Args) -> ExitCode {
         totals.elapsed.as_millis(),
         POSITIONS.len(),
         if threads == 1 { "thread" } else { "threads" },
-        match searcher.evaluator() {
-            EvaluatorKind::Net => "net",
-            EvaluatorKind::Classical => "classical",
+        match (searcher.evaluator(), &args.eval_file) {
+            (EvaluatorKind::Net, None) => "the built-in net's".to_owned(),
+            (EvaluatorKind::Net, Some(path)) => format!("the net {}'s", path.display()),
+            (EvaluatorKind::Classical, _) => "classical".to_owned(),
         }
     );
     println!("Bench: {} nodes {} nps", totals.nodes, totals.nps());
     ExitCode::SUCCESS
+}
+
+/// `--eval-file`: the net read through the bounded loader of UCI `EvalFile`; a file that is
+/// not a net, or a net beside `--eval classical` (which would never read it), is refused
+/// before any search.
+fn load_net(searcher: &mut Searcher, path: &std::path::Path, eval: EvalArg) -> Result<(), Failure> {
+    if eval != EvalArg::Net {
+        return Err(usage("--eval-file needs the net evaluation (--eval net)"));
+    }
+    let network = Network::load(path).map_err(|e| usage(format!("--eval-file: {e}")))?;
+    searcher
+        .set_network(Arc::new(network))
+        .map_err(Failure::from)
 }
 
 /// The table must fit in the memory the system can give (clap has refused 0 MiB).
