@@ -85,10 +85,10 @@ pub fn run(args: Args) -> ExitCode {
         totals.elapsed.as_millis(),
         POSITIONS.len(),
         if threads == 1 { "thread" } else { "threads" },
-        match (searcher.evaluator(), &args.eval_file) {
-            (EvaluatorKind::Net, None) => "the built-in net's".to_owned(),
-            (EvaluatorKind::Net, Some(path)) => format!("the net {}'s", path.display()),
+        match (searcher.evaluator(), args.eval_file.as_deref()) {
             (EvaluatorKind::Classical, _) => "classical".to_owned(),
+            (_, Some(path)) => format!("the net {}'s", path.display()),
+            _ => "the built-in net's".to_owned(),
         }
     );
     println!("Bench: {} nodes {} nps", totals.nodes, totals.nps());
