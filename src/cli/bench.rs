@@ -1,7 +1,7 @@
 //! `cutoff bench`: OpenBench's signature, `Bench: <N> nodes <M> nps` as the last line (the
 //! positions and the search in [`crate::bench`]).
 
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 use std::sync::Arc;
 
@@ -98,7 +98,7 @@ pub fn run(args: Args) -> ExitCode {
 /// `--eval-file`: the net read through the bounded loader of UCI `EvalFile`; a file that is
 /// not a net, or a net beside `--eval classical` (which would never read it), is refused
 /// before any search.
-fn load_net(searcher: &mut Searcher, path: &std::path::Path, eval: EvalArg) -> Result<(), Failure> {
+fn load_net(searcher: &mut Searcher, path: &Path, eval: EvalArg) -> Result<(), Failure> {
     if eval != EvalArg::Net {
         return Err(usage("--eval-file needs the net evaluation (--eval net)"));
     }
