@@ -282,6 +282,38 @@ fn an_output_named_neither_vf_nor_bin_is_refused() {
     let _ = std::fs::remove_dir_all(&dir);
 }
 
+/// A hard node limit below the soft one is a mistake on the command line (exit 2, nothing
+/// written); one at the soft limit plays.
+#[test]
+fn a_hard_node_limit_below_the_soft_one_is_refused() {
+    let dir = temp_dir("hard-nodes");
+    let out = dir.join("games.vf");
+    let run = |hard: &str| {
+        cutoff(&[
+            "datagen",
+            "--out",
+            out.to_str().unwrap(),
+            "--games",
+            "1",
+            "--nodes",
+            "300",
+            "--hard-nodes",
+            hard,
+        ])
+    };
+    let refused = run("299");
+    assert_eq!(refused.status.code(), Some(2), "{refused:?}");
+    assert!(
+        text(&refused.stderr).contains("--hard-nodes must be at least --nodes"),
+        "{refused:?}"
+    );
+    assert!(!out.exists());
+    let played = run("300");
+    assert!(played.status.success(), "{played:?}");
+    assert!(out.exists());
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
 /// Every game in the file, asserting that none is torn or corrupt.
 fn whole_games(path: &Path) -> Vec<ScoredGame> {
     let bytes = std::fs::read(path).unwrap();

@@ -66,9 +66,13 @@ pub struct Args {
     /// Stop starting games once the output file holds this many positions.
     #[arg(long, value_parser = at_least_one::<u64>())]
     pub positions: Option<u64>,
-    /// Soft node limit per move: no new iteration starts past it (the hard limit is 8 times it).
+    /// Soft node limit per move: no new iteration starts past it.
     #[arg(long, default_value_t = 5000, value_parser = at_least_one::<u64>())]
     pub nodes: u64,
+    /// Hard node limit per move: an iteration still running here is cut off and the last
+    /// finished one's move is played (default 8 times `--nodes`; at least `--nodes`).
+    #[arg(long, value_parser = at_least_one::<u64>())]
+    pub hard_nodes: Option<u64>,
     /// Random legal plies after the opening position: `K` or a range `MIN-MAX` (default 2-4
     /// after a book position, 8-9 from the start position).
     #[arg(long, value_parser = parse_ply_range)]
@@ -336,6 +340,7 @@ fn game_config(args: &Args, have_book: bool) -> GameConfig {
     };
     GameConfig {
         nodes: args.nodes,
+        hard_nodes: args.hard_nodes,
         random_plies: args.random_plies.unwrap_or(plies),
         check_nodes: args.check_nodes.unwrap_or(check),
         tablebases: None,
@@ -453,6 +458,9 @@ fn generate(args: &Args) -> Result<String, Failure> {
         .as_deref()
         .ok_or_else(|| usage("give --out FILE (or --dump, --stats, --convert)"))?;
     let format = output_format(out, args.format).map_err(usage)?;
+    if args.hard_nodes.is_some_and(|hard| hard < args.nodes) {
+        return Err(usage("--hard-nodes must be at least --nodes"));
+    }
     // The chunk's and the manifest's paths before the book, the tables and the bench (the
     // chunk is opened, and checked again, only after them).
     crate::files::check_output(out).map_err(usage)?;

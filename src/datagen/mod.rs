@@ -60,8 +60,9 @@ pub const DRAW_SCORE: i32 = 10;
 pub const DRAW_PLIES: u32 = 12;
 /// Searched plies after which a game is called a draw.
 pub const MAX_GAME_PLIES: u32 = 400;
-/// The hard node limit of a move is this many times the soft one (a runaway iteration stops).
-const HARD_NODES_FACTOR: u64 = 8;
+/// The hard node limit of a move is this many times the soft one unless a game's settings name
+/// their own (a runaway iteration stops).
+pub const HARD_NODES_FACTOR: u64 = 8;
 /// An opening whose random plies end the game (or leave no move), or that the check search
 /// finds decided, is drawn again at most this many times.
 const OPENING_ATTEMPTS: u32 = 32;
@@ -99,6 +100,10 @@ pub struct GameRecord {
 #[derive(Clone, Debug)]
 pub struct GameConfig {
     pub nodes: u64,
+    /// The hard node limit of a stored position's search: an iteration still running there is
+    /// cut off (the best move of the last finished one stands). `None`: [`HARD_NODES_FACTOR`]
+    /// times `nodes`.
+    pub hard_nodes: Option<u64>,
     pub random_plies: (u32, u32),
     /// Soft node limit of the search that checks an opening is not decided; 0 checks nothing.
     pub check_nodes: u64,
@@ -111,6 +116,7 @@ impl Default for GameConfig {
     fn default() -> Self {
         GameConfig {
             nodes: 5000,
+            hard_nodes: None,
             random_plies: RANDOM_PLIES_BOOK,
             check_nodes: 0,
             tablebases: None,
@@ -118,11 +124,12 @@ impl Default for GameConfig {
     }
 }
 
-/// The limits of a search to a soft node limit (the hard one [`HARD_NODES_FACTOR`] times it).
-fn node_limits(nodes: u64) -> Limits {
+/// The limits of a search to a soft node limit and a hard one (`None`: [`HARD_NODES_FACTOR`]
+/// times the soft one).
+fn node_limits(nodes: u64, hard: Option<u64>) -> Limits {
     Limits {
         soft_nodes: Some(nodes),
-        nodes: Some(nodes.saturating_mul(HARD_NODES_FACTOR)),
+        nodes: Some(hard.unwrap_or(nodes.saturating_mul(HARD_NODES_FACTOR))),
         ..Limits::default()
     }
 }
@@ -187,7 +194,7 @@ fn opening(
         }
         if config.check_nodes > 0 {
             searcher.clear();
-            let outcome = searcher.run(&game, &node_limits(config.check_nodes));
+            let outcome = searcher.run(&game, &node_limits(config.check_nodes, None));
             *nodes += outcome.nodes;
             if outcome.score.0.abs() > DECIDED_SCORE {
                 continue;
@@ -305,7 +312,7 @@ pub fn play_game(
     let mut opening_nodes = 0;
     let mut game = opening(searcher, book, config, &mut rng, &mut opening_nodes)?;
     searcher.clear();
-    let limits = node_limits(config.nodes);
+    let limits = node_limits(config.nodes, config.hard_nodes);
     let start: Chess = game.root.clone();
 
     let mut records = Vec::new();
@@ -421,6 +428,38 @@ mod tests {
         assert_eq!(
             tablebase_verdict(None, &pos("8/8/8/8/8/3k4/8/3KQ3 b - - 0 1")),
             None
+        );
+    }
+
+    /// `--hard-nodes` caps every stored position's search: at twice the soft limit no search
+    /// runs past it (but depth 1, which always finishes: a soft limit of 300 leaves it room), where the default hard limit (8 times) lets some iterations run on. The
+    /// same games (seed, index) with both limits, so that the first assertion shows the
+    /// overruns are there to be cut.
+    #[test]
+    fn a_hard_node_limit_cuts_the_iterations_that_run_past_it() {
+        let soft = GameConfig {
+            nodes: 300,
+            ..GameConfig::default()
+        };
+        let hard = GameConfig {
+            hard_nodes: Some(600),
+            ..soft.clone()
+        };
+        let play = |config: &GameConfig| {
+            let mut searcher = Searcher::new(1);
+            (0..4)
+                .map(|i| play_game(&mut searcher, &[], config, 11, i).unwrap())
+                .fold((0, 0, 0), |(n, o, p), g| {
+                    (n + g.nodes, o + g.overruns, p + g.records.len() as u64)
+                })
+        };
+        let (soft_nodes, soft_overruns, soft_positions) = play(&soft);
+        assert!(soft_overruns > 0, "no search ran past 600 nodes");
+        let (hard_nodes, hard_overruns, hard_positions) = play(&hard);
+        assert_eq!(hard_overruns, 0, "a search ran past the hard limit");
+        assert!(
+            (hard_nodes as f64 / hard_positions as f64)
+                < (soft_nodes as f64 / soft_positions as f64)
         );
     }
 
