@@ -432,9 +432,10 @@ mod tests {
     }
 
     /// `--hard-nodes` caps every stored position's search: at twice the soft limit no search
-    /// runs past it (but depth 1, which always finishes: a soft limit of 300 leaves it room), where the default hard limit (8 times) lets some iterations run on. The
-    /// same games (seed, index) with both limits, so that the first assertion shows the
-    /// overruns are there to be cut.
+    /// runs past it (depth 1 always finishes, and a soft limit of 300 leaves it room), where
+    /// the default hard limit (8 times) lets some iterations run on. The same games (seed,
+    /// index) with both limits, so that the first assertion shows the overruns are there to
+    /// be cut.
     #[test]
     fn a_hard_node_limit_cuts_the_iterations_that_run_past_it() {
         let soft = GameConfig {
