@@ -813,9 +813,10 @@ fn stats_groups_the_counts_by_build_and_by_the_evaluation_that_searched() {
     let _ = std::fs::remove_dir_all(&dir);
 }
 
-/// A run records the evaluation that searched in its manifest's command, default or not.
+/// A run records the evaluation that searched and the hard node limit in its manifest's
+/// command, default or not (the default hard limit at `--nodes 300`: 360).
 #[test]
-fn a_run_names_its_evaluation_in_the_manifest_command() {
+fn a_run_names_its_evaluation_and_hard_limit_in_the_manifest_command() {
     let dir = temp_dir("eval-named");
     for (extra, want) in [
         (None, "--eval net"),
@@ -843,6 +844,8 @@ fn a_run_names_its_evaluation_in_the_manifest_command() {
         let command = manifest::last_entry(&out).unwrap().unwrap().command;
         assert_eq!(command.matches("--eval").count(), 1, "{command}");
         assert!(command.contains(want), "{command}");
+        assert_eq!(command.matches("--hard-nodes").count(), 1, "{command}");
+        assert!(command.contains("--hard-nodes 360"), "{command}");
     }
     let _ = std::fs::remove_dir_all(&dir);
 }

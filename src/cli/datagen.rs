@@ -18,7 +18,8 @@ use crate::datagen::manifest::{self, Searched};
 use crate::datagen::output::{ChunkWriter, Resume, RunInfo};
 use crate::datagen::run::{self as generation, Settings, Tally};
 use crate::datagen::{
-    load_book, GameConfig, CHECK_NODES_NO_BOOK, RANDOM_PLIES_BOOK, RANDOM_PLIES_NO_BOOK,
+    default_hard_nodes, load_book, GameConfig, CHECK_NODES_NO_BOOK, RANDOM_PLIES_BOOK,
+    RANDOM_PLIES_NO_BOOK,
 };
 use crate::search::Searcher;
 use crate::tablebase::{LoadOptions, Tablebases};
@@ -70,7 +71,8 @@ pub struct Args {
     #[arg(long, default_value_t = 5000, value_parser = at_least_one::<u64>())]
     pub nodes: u64,
     /// Hard node limit per move: an iteration still running here is cut off and the last
-    /// finished one's move is played (default 8 times `--nodes`; at least `--nodes`).
+    /// finished one's move is played (default 1.2 times `--nodes`, rounded down; at least
+    /// `--nodes`).
     #[arg(long, value_parser = at_least_one::<u64>())]
     pub hard_nodes: Option<u64>,
     /// Random legal plies after the opening position: `K` or a range `MIN-MAX` (default 2-4
@@ -262,14 +264,20 @@ fn command_line() -> String {
     )
 }
 
-/// The manifest's command with the evaluation named (`--eval net` added where the default was
-/// taken), so that `--stats` reads what searched the games from the line itself.
-fn with_evaluation(command: String, eval: EvalArg) -> String {
-    let named = manifest::evaluation_named(&command).is_some();
-    match (named, eval) {
+/// The manifest's command with the evaluation and the hard node limit named (`--eval net`,
+/// `--hard-nodes 6000` added where the default was taken), so that `--stats` reads what
+/// searched the games from the line itself, and the line says which hard limit made the data
+/// (the default changed on 2 Dec 2026, from s9652 on: a line without one was made with 8 times
+/// `--nodes`).
+fn with_defaults_named(command: String, eval: EvalArg, hard_nodes: u64) -> String {
+    let command = match (manifest::evaluation_named(&command).is_some(), eval) {
         (true, _) => command,
         (false, EvalArg::Net) => format!("{command} --eval net"),
         (false, EvalArg::Classical) => format!("{command} --eval classical"),
+    };
+    match manifest::option_named(&command, "--hard-nodes") {
+        Some(_) => command,
+        None => format!("{command} --hard-nodes {hard_nodes}"),
     }
 }
 
@@ -485,7 +493,11 @@ fn generate(args: &Args) -> Result<String, Failure> {
         run: RunInfo {
             build,
             seed: args.seed,
-            command: with_evaluation(command_line(), args.eval),
+            command: with_defaults_named(
+                command_line(),
+                args.eval,
+                args.hard_nodes.unwrap_or(default_hard_nodes(args.nodes)),
+            ),
         },
         evaluator: args.eval.into(),
         games: args.games,
@@ -538,18 +550,26 @@ mod tests {
     }
 
     #[test]
-    fn the_manifest_command_names_the_evaluation_once_default_or_not() {
+    fn the_manifest_command_names_the_evaluation_and_the_hard_limit_once_default_or_not() {
         let typed = "cutoff datagen --games 5".to_string();
         assert_eq!(
-            with_evaluation(typed.clone(), EvalArg::Net),
-            "cutoff datagen --games 5 --eval net"
+            with_defaults_named(typed.clone(), EvalArg::Net, 6000),
+            "cutoff datagen --games 5 --eval net --hard-nodes 6000"
         );
         assert_eq!(
-            with_evaluation(typed, EvalArg::Classical),
-            "cutoff datagen --games 5 --eval classical"
+            with_defaults_named(typed, EvalArg::Classical, 120),
+            "cutoff datagen --games 5 --eval classical --hard-nodes 120"
         );
-        let named = "cutoff datagen --eval=classical --games 5".to_string();
-        assert_eq!(with_evaluation(named.clone(), EvalArg::Classical), named);
+        let named = "cutoff datagen --eval=classical --hard-nodes=7000 --games 5".to_string();
+        assert_eq!(
+            with_defaults_named(named.clone(), EvalArg::Classical, 6000),
+            named
+        );
+        let spaced = "cutoff datagen --hard-nodes 7000 --eval net".to_string();
+        assert_eq!(
+            with_defaults_named(spaced.clone(), EvalArg::Net, 6000),
+            spaced
+        );
     }
 
     #[test]

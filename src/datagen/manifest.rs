@@ -208,10 +208,18 @@ impl Searched {
 
 /// The evaluation a manifest's command names with `--eval X` or `--eval=X`, if any.
 pub fn evaluation_named(command: &str) -> Option<&str> {
+    option_named(command, "--eval")
+}
+
+/// The value a manifest's command gives the option `name` (`name X` or `name=X`), if any.
+pub fn option_named<'a>(command: &'a str, name: &str) -> Option<&'a str> {
     let words: Vec<&str> = command.split_whitespace().collect();
-    words.iter().enumerate().find_map(|(i, w)| match *w {
-        "--eval" => words.get(i + 1).copied(),
-        w => w.strip_prefix("--eval="),
+    words.iter().enumerate().find_map(|(i, w)| {
+        if *w == name {
+            words.get(i + 1).copied()
+        } else {
+            w.strip_prefix(name)?.strip_prefix('=')
+        }
     })
 }
 
