@@ -813,6 +813,37 @@ fn stats_groups_the_counts_by_build_and_by_the_evaluation_that_searched() {
     let _ = std::fs::remove_dir_all(&dir);
 }
 
+/// `--append` with a hard node limit other than the one the chunk's manifest line names is
+/// refused and leaves the chunk as it was (the default changed without a bench change, so the
+/// build alone would let two kinds of data into one chunk); with the same one it goes on.
+#[test]
+fn append_refuses_other_node_limits_than_the_chunks() {
+    let dir = temp_dir("limits");
+    let out = dir.join("c.vf");
+    let play = |more: &[&str]| {
+        let mut args = vec!["datagen", "--out", out.to_str().unwrap(), "--games", "1"];
+        args.extend_from_slice(&["--nodes", "150", "--seed", "9", "--check-nodes", "150"]);
+        args.extend_from_slice(&["--eval", "classical"]);
+        args.extend_from_slice(more);
+        cutoff(&args)
+    };
+    let first = play(&[]);
+    assert!(first.status.success(), "{first:?}");
+    let bytes = std::fs::read(&out).unwrap();
+    let refused = play(&["--append", "--hard-nodes", "1200"]);
+    assert!(!refused.status.success());
+    let stderr = text(&refused.stderr);
+    assert!(
+        stderr.contains("--nodes 150 --hard-nodes 180") && stderr.contains("give the same limits"),
+        "{stderr}"
+    );
+    assert_eq!(std::fs::read(&out).unwrap(), bytes, "the chunk was touched");
+    let appended = play(&["--append", "--hard-nodes", "180"]);
+    assert!(appended.status.success(), "{appended:?}");
+    assert_eq!(whole_games(&out).len(), 2);
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
 /// A run records the evaluation that searched and the hard node limit in its manifest's
 /// command, default or not (the default hard limit at `--nodes 300`: 360).
 #[test]
@@ -911,8 +942,9 @@ fn stats_fails_on_a_manifest_whose_counts_or_checksum_disagree_with_its_chunk() 
     let _ = std::fs::remove_dir_all(&dir);
 }
 
-/// Starts a run into `out` whose first game takes far longer than the test (a million nodes a
-/// move), waits for the checkpoint line it writes at its first game, and ends it with
+/// Starts a run into `out` whose first game takes far longer than the test (an opening check
+/// search of a billion nodes; the node limits of a move are the chunk's, which `--append`
+/// requires), waits for the checkpoint line it writes at its first game, and ends it with
 /// `signals` (a SIGKILL, or SIGTERM then SIGINT: the second ends the run at once). The run
 /// dies with its game indices reserved and no game written: a run that failed at its start.
 #[cfg(target_os = "linux")]
@@ -927,8 +959,8 @@ fn run_failing_at_its_start(out: &Path, append: bool, signals: &[libc::c_int]) {
     let before = (lines(), std::fs::read(out).unwrap_or_default());
     let mut command = Command::new(BIN);
     command.args(["datagen", "--out", out.to_str().unwrap(), "--games", "5"]);
-    command.args(["--nodes", "1000000", "--seed", "3", "--threads", "1"]);
-    command.args(["--check-nodes", "150", "--eval", "classical"]);
+    command.args(["--nodes", "150", "--seed", "3", "--threads", "1"]);
+    command.args(["--check-nodes", "1000000000", "--eval", "classical"]);
     if append {
         command.arg("--append");
     }

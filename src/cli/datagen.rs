@@ -18,8 +18,8 @@ use crate::datagen::manifest::{self, Searched};
 use crate::datagen::output::{ChunkWriter, Resume, RunInfo};
 use crate::datagen::run::{self as generation, Settings, Tally};
 use crate::datagen::{
-    default_hard_nodes, load_book, GameConfig, CHECK_NODES_NO_BOOK, RANDOM_PLIES_BOOK,
-    RANDOM_PLIES_NO_BOOK,
+    default_hard_nodes, load_book, GameConfig, CHECK_NODES_NO_BOOK, DEFAULT_NODES,
+    RANDOM_PLIES_BOOK, RANDOM_PLIES_NO_BOOK,
 };
 use crate::search::Searcher;
 use crate::tablebase::{LoadOptions, Tablebases};
@@ -68,7 +68,7 @@ pub struct Args {
     #[arg(long, value_parser = at_least_one::<u64>())]
     pub positions: Option<u64>,
     /// Soft node limit per move: no new iteration starts past it.
-    #[arg(long, default_value_t = 5000, value_parser = at_least_one::<u64>())]
+    #[arg(long, default_value_t = DEFAULT_NODES, value_parser = at_least_one::<u64>())]
     pub nodes: u64,
     /// Hard node limit per move: an iteration still running here is cut off and the last
     /// finished one's move is played (default 1.2 times `--nodes`, rounded down; at least
@@ -484,8 +484,9 @@ fn generate(args: &Args) -> Result<String, Failure> {
         game.tablebases = Some(load_tablebases(path)?);
     }
     let build = build_signature(args.eval);
+    let hard_nodes = args.hard_nodes.unwrap_or(default_hard_nodes(args.nodes));
     if args.append {
-        generation::check_same_series(out, &build)?;
+        generation::check_same_series(out, &build, (args.nodes, hard_nodes))?;
     }
     let (writer, resume) = ChunkWriter::open(out, format, args.append)?;
     print_resume(out, &resume);
@@ -493,11 +494,7 @@ fn generate(args: &Args) -> Result<String, Failure> {
         run: RunInfo {
             build,
             seed: args.seed,
-            command: with_defaults_named(
-                command_line(),
-                args.eval,
-                args.hard_nodes.unwrap_or(default_hard_nodes(args.nodes)),
-            ),
+            command: with_defaults_named(command_line(), args.eval, hard_nodes),
         },
         evaluator: args.eval.into(),
         games: args.games,

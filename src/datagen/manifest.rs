@@ -11,6 +11,8 @@
 use std::io::Write;
 use std::path::{Path, PathBuf};
 
+use super::DEFAULT_NODES;
+
 /// The manifest's file name, in the folder of the chunks it describes.
 pub const MANIFEST_NAME: &str = "MANIFEST";
 
@@ -211,6 +213,22 @@ pub fn evaluation_named(command: &str) -> Option<&str> {
     option_named(command, "--eval")
 }
 
+/// The hard node limit of a manifest line that names none, in multiples of its soft one: every
+/// run before the evening of 2 Dec 2026 (chunk s9652) searched to 8 times `--nodes`, and since
+/// then datagen names the hard limit on every line, typed or not.
+pub const HARD_NODES_FACTOR_UNNAMED: u64 = 8;
+
+/// The soft and hard node limits a manifest's command ran with: `--nodes` (default
+/// [`DEFAULT_NODES`]) and `--hard-nodes` (default [`HARD_NODES_FACTOR_UNNAMED`] times the soft
+/// one); `None` where either is named but not a number.
+pub fn node_limits_named(command: &str) -> Option<(u64, u64)> {
+    let number = |name| option_named(command, name).map(|v| v.parse::<u64>().ok());
+    let soft = number("--nodes").unwrap_or(Some(DEFAULT_NODES))?;
+    let unnamed = soft.saturating_mul(HARD_NODES_FACTOR_UNNAMED);
+    let hard = number("--hard-nodes").unwrap_or(Some(unnamed))?;
+    Some((soft, hard))
+}
+
 /// The value a manifest's command gives the option `name` (`name X` or `name=X`), if any.
 pub fn option_named<'a>(command: &'a str, name: &str) -> Option<&'a str> {
     let words: Vec<&str> = command.split_whitespace().collect();
@@ -387,6 +405,24 @@ mod tests {
             state: "done".into(),
             command: "cutoff datagen --out a.vf\t--seed 7".into(),
         }
+    }
+
+    /// A line's node limits come from its command: `--nodes` or the default, `--hard-nodes` or
+    /// the rule of the lines before it was written (8 times the soft limit); a limit named but
+    /// not a number says nothing.
+    #[test]
+    fn a_lines_node_limits_are_its_commands_with_the_old_hard_rule_where_unnamed() {
+        let limits = node_limits_named;
+        assert_eq!(
+            limits("cutoff datagen --nodes 300 --hard-nodes 360"),
+            Some((300, 360))
+        );
+        assert_eq!(limits("cutoff datagen --nodes=300"), Some((300, 2400)));
+        assert_eq!(
+            limits("cutoff datagen --check-nodes 150 --eval net"),
+            Some((5000, 40_000))
+        );
+        assert_eq!(limits("cutoff datagen --nodes lots"), None);
     }
 
     #[test]

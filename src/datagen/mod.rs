@@ -60,6 +60,9 @@ pub const DRAW_SCORE: i32 = 10;
 pub const DRAW_PLIES: u32 = 12;
 /// Searched plies after which a game is called a draw.
 pub const MAX_GAME_PLIES: u32 = 400;
+/// The soft node limit of a stored position's search unless `--nodes` names one: no new
+/// iteration starts past it.
+pub const DEFAULT_NODES: u64 = 5000;
 /// The hard node limit of a stored position's search, in per cent of the soft one, unless a
 /// game's settings name their own: the iteration that crosses the soft limit is cut soon after
 /// it (and the last finished one's move stands), so that a position costs about the nodes
@@ -120,7 +123,7 @@ pub struct GameConfig {
 impl Default for GameConfig {
     fn default() -> Self {
         GameConfig {
-            nodes: 5000,
+            nodes: DEFAULT_NODES,
             hard_nodes: None,
             random_plies: RANDOM_PLIES_BOOK,
             check_nodes: 0,

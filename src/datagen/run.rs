@@ -100,19 +100,39 @@ pub struct Finished {
     pub in_file: u64,
 }
 
-/// `--append` goes on only with games of the same build and evaluation as those in the chunk:
+/// `--append` goes on only with games of the same build and evaluation as those in the chunk,
+/// searched to the same node limits (`limits`: soft, hard) as its manifest's last line names:
 /// one chunk, one series.
-pub fn check_same_series(out: &Path, build: &str) -> Result<(), String> {
-    match manifest::last_entry(out)? {
-        Some(last) if last.build != build => Err(format!(
+pub fn check_same_series(out: &Path, build: &str, limits: (u64, u64)) -> Result<(), String> {
+    let Some(last) = manifest::last_entry(out)? else {
+        return Ok(());
+    };
+    if last.build != build {
+        return Err(format!(
             "{} holds games of {}, this run would play {} (`--eval classical` plays the \
              classical evaluation's games): start a new chunk",
             out.display(),
             last.build,
             build
-        )),
-        _ => Ok(()),
+        ));
     }
+    // The same build may search to other limits (the hard limit's default changed on 2 Dec
+    // 2026 without a bench change), and the data would then be of two kinds.
+    let named = manifest::node_limits_named(&last.command);
+    if named != Some(limits) {
+        let held = match named {
+            Some((soft, hard)) => format!("--nodes {soft} --hard-nodes {hard}"),
+            None => "node limits its manifest line does not say".to_string(),
+        };
+        return Err(format!(
+            "{} holds games searched with {held}, this run would search with --nodes {} \
+             --hard-nodes {}: give the same limits or start a new chunk",
+            out.display(),
+            limits.0,
+            limits.1
+        ));
+    }
+    Ok(())
 }
 
 /// Set by SIGTERM or SIGINT: the workers claim no new game, finish the ones they play, and the
@@ -392,16 +412,58 @@ mod tests {
         let dir = temp("series");
         let path = dir.join("c.vf");
         assert!(
-            check_same_series(&path, "Bench: 1").is_ok(),
+            check_same_series(&path, "Bench: 1", OLD_DEFAULTS).is_ok(),
             "no manifest yet"
         );
         let (writer, _) = ChunkWriter::open(&path, Format::Viri, false).unwrap();
         writer
             .checkpoint(&settings(1, "Bench: 1").run, 0, 0, "done")
             .unwrap();
-        assert!(check_same_series(&path, "Bench: 1").is_ok());
-        let refused = check_same_series(&path, "Bench: 2").unwrap_err();
+        assert!(check_same_series(&path, "Bench: 1", OLD_DEFAULTS).is_ok());
+        let refused = check_same_series(&path, "Bench: 2", OLD_DEFAULTS).unwrap_err();
         assert!(refused.contains("holds games of Bench: 1"), "{refused}");
+        let _ = std::fs::remove_dir_all(&dir);
+    }
+
+    /// The limits a line of the old rule implies: a command that names neither (`test`).
+    const OLD_DEFAULTS: (u64, u64) = (5000, 40_000);
+
+    /// One build, other node limits: the hard limit's default changed without the bench, so
+    /// `--append` compares the limits its manifest line names (a line that names no hard limit
+    /// was made with 8 times the soft one) with the run's.
+    #[test]
+    fn appending_is_refused_on_a_chunk_searched_to_other_node_limits() {
+        let dir = temp("limits");
+        let cases = [
+            (
+                "cutoff datagen --nodes 100 --hard-nodes 120",
+                (100, 120),
+                (100, 800),
+            ),
+            ("cutoff datagen --nodes 100", (100, 800), (100, 120)),
+            (
+                "cutoff datagen --hard-nodes=6000",
+                (5000, 6000),
+                (5000, 40_000),
+            ),
+            ("test", OLD_DEFAULTS, (5000, 6000)),
+        ];
+        for (i, (command, same, other)) in cases.into_iter().enumerate() {
+            let path = dir.join(format!("c{i}.vf"));
+            let mut run = settings(1, "Bench: 1").run;
+            run.command = command.into();
+            let (writer, _) = ChunkWriter::open(&path, Format::Viri, false).unwrap();
+            writer.checkpoint(&run, 0, 0, "done").unwrap();
+            assert!(
+                check_same_series(&path, "Bench: 1", same).is_ok(),
+                "{command}"
+            );
+            let refused = check_same_series(&path, "Bench: 1", other).unwrap_err();
+            assert!(
+                refused.contains("give the same limits"),
+                "{command}: {refused}"
+            );
+        }
         let _ = std::fs::remove_dir_all(&dir);
     }
 }
