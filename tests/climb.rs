@@ -27,16 +27,22 @@ fn climb_picture_is_drawn_from_the_logged_gauntlets_and_they_agree_with_their_lo
         );
         return;
     }
+    passes_its_check("tools/climb.py", "climb check passed");
+}
+
+/// Runs `python3 <tool> --check` from the repository and asserts it succeeds and prints
+/// `passed` (the tools print their own verdict line).
+fn passes_its_check(tool: &str, passed: &str) {
     let root = Path::new(env!("CARGO_MANIFEST_DIR"));
     let out = Command::new("python3")
-        .arg(root.join("tools/climb.py"))
+        .arg(root.join(tool))
         .arg("--check")
         .output()
         .unwrap();
     let stdout = String::from_utf8_lossy(&out.stdout);
     assert!(
-        out.status.success() && stdout.contains("climb check passed"),
-        "{stdout}\n{}",
+        out.status.success() && stdout.contains(passed),
+        "{tool}: {stdout}\n{}",
         String::from_utf8_lossy(&out.stderr)
     );
 }
@@ -63,15 +69,5 @@ fn sprt_runs_add_up_to_the_counts_and_llr_of_one_run() {
         common::skip(name, common::Need::Shared, "no ../shared/tools/match.py");
         return;
     }
-    let out = Command::new("python3")
-        .arg(root.join("tools/sprt_sum.py"))
-        .arg("--check")
-        .output()
-        .unwrap();
-    let stdout = String::from_utf8_lossy(&out.stdout);
-    assert!(
-        out.status.success() && stdout.contains("sprt_sum: check passed"),
-        "{stdout}\n{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
+    passes_its_check("tools/sprt_sum.py", "sprt_sum: check passed");
 }

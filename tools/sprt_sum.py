@@ -102,7 +102,9 @@ def main():
     if args.check:
         return check(match)
     runs = [(log, *read_log(log)) for log in args.logs]
-    runs += [(f"--penta {p}", 2 * sum(parse_penta(p)), None, parse_penta(p), None) for p in args.penta]
+    for text in args.penta:
+        counts = parse_penta(text)
+        runs.append((f"--penta {text}", 2 * sum(counts), None, counts, None))
     if not runs:
         raise SystemExit("error: give match.py logs or --penta counts")
     for name, games, w_l_d, penta, _ in runs:
