@@ -261,6 +261,7 @@ fn one_switch_flipped() -> Vec<(&'static str, Steps)> {
         quiescence_tt,
         quiescence_tt_stand_pat,
         correction_history,
+        non_pawn_correction,
         singular_extensions,
         double_extensions,
         probcut,

@@ -445,15 +445,16 @@ mod tests {
     }
 
     /// The default hard limit caps every stored position's search near the soft one: at a
-    /// soft limit of 300 no search runs past twice it (depth 1 always finishes, and 300
-    /// leaves it room), where the rule of the chunks before s9652 (a hard limit of 8 times the
+    /// soft limit of 1,000 no search runs past twice it (depth 1 always finishes, and 1,000
+    /// leaves it room: at 300, a depth 1 of more than 600 nodes was met once the search's
+    /// tree changed), where the rule of the chunks before s9652 (a hard limit of 8 times the
     /// soft one, named here) lets some iterations run on. The same games (seed, index) with
     /// both limits, so that the first assertion shows the overruns are there to be cut.
     #[test]
     fn the_default_hard_node_limit_cuts_the_iterations_that_run_past_the_soft_one() {
         let old_rule = GameConfig {
-            nodes: 300,
-            hard_nodes: Some(8 * 300),
+            nodes: 1000,
+            hard_nodes: Some(8 * 1000),
             ..GameConfig::default()
         };
         let default = GameConfig {
@@ -469,7 +470,7 @@ mod tests {
                 })
         };
         let (old_nodes, old_overruns, old_positions) = play(&old_rule);
-        assert!(old_overruns > 0, "no search ran past 600 nodes");
+        assert!(old_overruns > 0, "no search ran past 2,000 nodes");
         let (new_nodes, new_overruns, new_positions) = play(&default);
         assert_eq!(new_overruns, 0, "a search ran past the hard limit");
         assert!(

@@ -139,8 +139,8 @@ impl Worker<'_> {
         let depth = self.reduced_without_table_move(depth, tt_move, excluded);
 
         // Step 4: the static evaluation (from the table where it kept one), 4b corrected by
-        // correction history (package), and 4c whether it improved on two plies before
-        // (package).
+        // correction history (package; 4d, +14.4 ± 8.0, by the non-pawn pieces too), and 4c
+        // whether it improved on two plies before (package).
         let in_check = check.resolve(pos);
         let tt_eval = tt_hit.and_then(|hit| hit.eval);
         let (raw_eval, static_eval) = self.static_eval(pos, ply, in_check, tt_eval);
@@ -397,9 +397,13 @@ impl Worker<'_> {
             Bound::Upper => best < static_eval,
         };
         if agrees {
-            self.history
-                .correction
-                .update(pos, node.depth, node.raw_eval, best);
+            self.history.correction.update(
+                pos,
+                node.depth,
+                node.raw_eval,
+                best,
+                self.steps.non_pawn_correction,
+            );
         }
     }
 

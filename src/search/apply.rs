@@ -46,7 +46,9 @@ impl Worker<'_> {
         self.shared.tt.prefetch(early.key);
         let mut child = pos.clone();
         child.play_unchecked(m);
-        self.history.correction.prefetch(&child);
+        self.history
+            .correction
+            .prefetch(&child, self.steps.non_pawn_correction);
         let child_key = early.finish(&child);
         self.keys.push(child_key);
         self.stack[ply].moved = Some(PieceTo::of(pos.turn(), &m));

@@ -40,6 +40,9 @@ pub struct Steps {
     /// Step 4b (package, see below): the static evaluation is corrected by the errors the
     /// search found in it for the same pawn structure (correction history).
     pub correction_history: bool,
+    /// Step 4d (+14.4 ± 8.0, 3,926 games): the correction also learns by each side's pieces
+    /// other than pawns (two more tables, their entries and the pawns' summed).
+    pub non_pawn_correction: bool,
     /// Step 4c (package): an `improving` flag (the static evaluation is above the one two
     /// plies before) widens reverse futility pruning's margin by a ply, halves late-move
     /// pruning's count and adds a ply of LMR when false.
@@ -114,6 +117,7 @@ impl Default for Steps {
         Steps {
             internal_iterative_reduction: true,
             correction_history: true,
+            non_pawn_correction: true,
             improving: true,
             reverse_futility_pruning: true,
             null_move_pruning: true,
@@ -149,6 +153,7 @@ impl Steps {
         Steps {
             internal_iterative_reduction: false,
             correction_history: false,
+            non_pawn_correction: false,
             improving: false,
             reverse_futility_pruning: false,
             null_move_pruning: false,
