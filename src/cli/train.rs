@@ -326,7 +326,11 @@ fn train(args: &Args) -> Result<String, String> {
              added: with mirrored inputs a mirror's inputs are its original's"
         );
     }
-    let mut shown = Shown { args, bar: None };
+    let mut shown = Shown {
+        args,
+        bar: None,
+        lowest_at_end: None,
+    };
     let done = run::train(&recipe(args), |event| shown.show(event))?;
     Ok(format!(
         "K {:.2}  lambda {}  {} epochs in {:.1} s  train loss {}  validation loss {}  wrote {} ({} bytes, FNV-1a {:016x})",
@@ -349,6 +353,9 @@ struct Shown<'a> {
     args: &'a Args,
     /// The epoch's bar and when the epoch started (for its rate).
     bar: Option<(ProgressBar, Instant)>,
+    /// The epoch (of those shown) whose validation loss against the last epoch's target was
+    /// lowest, and that loss: where a run with a rising λ stopped learning.
+    lowest_at_end: Option<(usize, f64)>,
 }
 
 impl Shown<'_> {
@@ -393,7 +400,15 @@ impl Shown<'_> {
                 report,
                 positions,
                 seconds,
-            } => epoch_line(&report, positions, seconds),
+            } => {
+                if let Some(v) = report.validation_loss_at_end {
+                    if self.lowest_at_end.is_none_or(|(_, low)| v < low) {
+                        self.lowest_at_end = Some((report.epoch, v));
+                    }
+                }
+                let yardstick = self.args.lambda_end().and(self.lowest_at_end);
+                epoch_line(&report, positions, seconds, yardstick);
+            }
             Event::Rounding { centred, plain } => eprintln!(
                 "train: quantised vs float on the validation positions: mean {:.2} cp (signed {:+.2}), worst {:.1} cp; \
                  rounded only: mean {:.2} cp (signed {:+.2}), worst {:.1} cp",
@@ -428,11 +443,20 @@ impl Shown<'_> {
 }
 
 /// An epoch's line: its losses, its speed over `positions` in `seconds`, its last learning rate
-/// and its λ.
-fn epoch_line(report: &EpochReport, positions: usize, seconds: f64) {
-    let validation = report
+/// and its λ; where λ rises (`lowest_at_end` given: the epoch of the lowest so far), the
+/// validation loss against the last epoch's target too, the one yardstick of the whole run.
+fn epoch_line(
+    report: &EpochReport,
+    positions: usize,
+    seconds: f64,
+    lowest_at_end: Option<(usize, f64)>,
+) {
+    let mut validation = report
         .validation_loss
         .map_or("-".to_string(), |v| format!("{v:.6}"));
+    if let (Some(v), Some((epoch, _))) = (report.validation_loss_at_end, lowest_at_end) {
+        validation += &format!(" (at the last lambda {v:.6}, lowest at epoch {epoch})");
+    }
     eprintln!(
         "epoch {:3}  train loss {:.6}  validation loss {validation}  {:.0} pos/s  {seconds:.1} s  lr {:.3e}  lambda {:.4}",
         report.epoch,

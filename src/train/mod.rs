@@ -136,8 +136,14 @@ pub struct EpochReport {
     pub epoch: usize,
     /// Mean loss over the epoch's batches, each measured before its step.
     pub train_loss: f64,
-    /// Mean loss on the validation games after the epoch (`None` without any).
+    /// Mean loss on the validation games after the epoch (`None` without any), against the
+    /// epoch's own target.
     pub validation_loss: Option<f64>,
+    /// The same, against the last epoch's target: one yardstick for every epoch of a run whose
+    /// λ rises (each epoch's own loss is measured against a target that moves, so it rises
+    /// with λ and cannot tell where the net stopped learning). Equal to `validation_loss`
+    /// where λ is flat and in the last epoch.
+    pub validation_loss_at_end: Option<f64>,
     /// The learning rate of the epoch's last step.
     pub lr: f64,
     /// The λ of the epoch's target (its training and its validation loss).
@@ -342,6 +348,11 @@ pub fn train_epoch(
         return Err(diverged(state.epoch, last_batch, &what));
     }
     let validation_loss = (!validation.is_empty()).then(|| loss(&state.net, validation, target));
+    let end = config.target_at(config.epochs.saturating_sub(1));
+    let validation_loss_at_end = match validation_loss {
+        Some(_) if end != target => Some(loss(&state.net, validation, end)),
+        same => same,
+    };
     if let Some(v) = validation_loss.filter(|v| !v.is_finite()) {
         let what = format!("the validation loss is {v}");
         return Err(diverged(state.epoch, last_batch, &what));
@@ -351,6 +362,7 @@ pub fn train_epoch(
         epoch: state.epoch,
         train_loss: loss_sum / train.len().max(1) as f64,
         validation_loss,
+        validation_loss_at_end,
         lr,
         lambda: target.lambda,
     })

@@ -744,6 +744,34 @@ fn lambda_rises_from_the_first_epoch_to_the_last_and_each_epoch_trains_on_its_ow
     assert_eq!(again, state);
 }
 
+/// Where λ rises, an epoch's validation loss is also measured against the last epoch's target,
+/// the one yardstick of the whole run (its own target moves with λ): it differs from the
+/// epoch's own loss before the last epoch and is that loss in the last. Where λ is flat, the
+/// two are one.
+#[test]
+fn each_epoch_is_also_measured_against_the_last_epochs_target() {
+    let samples = sample_positions(2400);
+    let (train, validation) = samples.split_at(2000);
+    let rising = TrainConfig {
+        lambda_end: Some(0.9),
+        ..config(16, 3, 1000, 0.01)
+    };
+    let flat = config(16, 3, 1000, 0.01);
+    for (run, rises) in [(rising, true), (flat, false)] {
+        let mut state = TrainState::new(16, 1, run.seed);
+        for epoch in 0..3 {
+            let report = train_epoch(&mut state, train, validation, &run, |_| {}).unwrap();
+            let at_end = loss(&state.net, validation, run.target_at(2));
+            assert_eq!(report.validation_loss_at_end, Some(at_end), "epoch {epoch}");
+            if rises && epoch < 2 {
+                assert_ne!(report.validation_loss, report.validation_loss_at_end);
+            } else {
+                assert_eq!(report.validation_loss, report.validation_loss_at_end);
+            }
+        }
+    }
+}
+
 #[test]
 fn a_k_fitted_on_few_positions_or_at_its_bound_is_warned_about() {
     assert_eq!(k_fit_warning(4_000_000, 129.7), None);
