@@ -262,6 +262,7 @@ fn one_switch_flipped() -> Vec<(&'static str, Steps)> {
         quiescence_tt_stand_pat,
         correction_history,
         non_pawn_correction,
+        minor_major_correction,
         singular_extensions,
         double_extensions,
         probcut,

@@ -48,7 +48,7 @@ impl Worker<'_> {
         child.play_unchecked(m);
         self.history
             .correction
-            .prefetch(&child, self.steps.non_pawn_correction);
+            .prefetch(&child, self.steps.correction_tables());
         let child_key = early.finish(&child);
         self.keys.push(child_key);
         self.stack[ply].moved = Some(PieceTo::of(pos.turn(), &m));

@@ -43,6 +43,9 @@ pub struct Steps {
     /// Step 4d (+14.4 ± 8.0, 3,926 games): the correction also learns by each side's pieces
     /// other than pawns (two more tables, their entries and the pawns' summed).
     pub non_pawn_correction: bool,
+    /// Step 4e (+6.6 ± 5.2, 9,812 games): and by the minor pieces' and the major pieces'
+    /// placement (both colours, each with the kings), the five entries summed.
+    pub minor_major_correction: bool,
     /// Step 4c (package): an `improving` flag (the static evaluation is above the one two
     /// plies before) widens reverse futility pruning's margin by a ply, halves late-move
     /// pruning's count and adds a ply of LMR when false.
@@ -118,6 +121,7 @@ impl Default for Steps {
             internal_iterative_reduction: true,
             correction_history: true,
             non_pawn_correction: true,
+            minor_major_correction: true,
             improving: true,
             reverse_futility_pruning: true,
             null_move_pruning: true,
@@ -144,6 +148,15 @@ impl Default for Steps {
 }
 
 impl Steps {
+    /// The correction tables in use besides the pawns' (steps 4d and 4e).
+    #[inline]
+    pub(crate) fn correction_tables(&self) -> super::tables::correction::Tables {
+        super::tables::correction::Tables {
+            non_pawn: self.non_pawn_correction,
+            minor_major: self.minor_major_correction,
+        }
+    }
+
     /// Plain alpha-beta with quiescence: every step that prunes, reduces or extends is off,
     /// so the fixed-depth value does not depend on move order or window (the tests compare
     /// the selective search and the table against it). The steps that only order moves or
@@ -154,6 +167,7 @@ impl Steps {
             internal_iterative_reduction: false,
             correction_history: false,
             non_pawn_correction: false,
+            minor_major_correction: false,
             improving: false,
             reverse_futility_pruning: false,
             null_move_pruning: false,

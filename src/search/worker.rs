@@ -254,7 +254,8 @@ impl Worker<'_> {
     }
 
     /// The node's evaluation, raw and (step 4b) corrected by what the search learnt about
-    /// these pawns (4d: and each side's other pieces); both `-INFINITE` in check, where they mean nothing. `stored` is the raw
+    /// these pawns (4d: and each side's other pieces; 4e: the minor and the major pieces);
+    /// both `-INFINITE` in check, where they mean nothing. `stored` is the raw
     /// evaluation the table kept for this position, if any: the same number the evaluator
     /// would give (a different one only when two keys collide in all the bits the table
     /// checks, or the evaluator changed, which empties the table), found without evaluating.
@@ -278,7 +279,7 @@ impl Worker<'_> {
                 raw,
                 self.history
                     .correction
-                    .correct(pos, raw, self.steps.non_pawn_correction),
+                    .correct(pos, raw, self.steps.correction_tables()),
             )
         } else {
             (raw, raw)

@@ -3,7 +3,7 @@
 //! histories (`history`: butterfly, continuation, capture), the killers (`killers`, one pair per
 //! ply), the evaluation's correction history (`correction`) and the principal variation (`pv`).
 
-mod correction;
+pub(crate) mod correction;
 pub mod history;
 pub mod killers;
 pub mod pv;
