@@ -399,7 +399,8 @@ impl Worker<'_> {
         };
         if agrees {
             self.history.correction.update(
-                pos,
+                &self.stack[node.ply].correction_keys,
+                pos.turn(),
                 node.depth,
                 node.raw_eval,
                 best,

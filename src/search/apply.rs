@@ -7,6 +7,7 @@
 
 use shakmaty::{Chess, Move, Position};
 
+use super::tables::correction::CorrectionKeys;
 use super::tables::history::PieceTo;
 use super::worker::Worker;
 use crate::position::{key_after, null_move, Key, MoveDelta};
@@ -46,9 +47,15 @@ impl Worker<'_> {
         self.shared.tt.prefetch(early.key);
         let mut child = pos.clone();
         child.play_unchecked(m);
-        self.history
-            .correction
-            .prefetch(&child, self.steps.correction_tables());
+        // The child's correction keys, found once here: the prefetch, its static evaluation
+        // and its update read them from its frame.
+        let correction_keys = CorrectionKeys::of(&child);
+        self.stack[ply + 1].correction_keys = correction_keys;
+        self.history.correction.prefetch(
+            &correction_keys,
+            child.turn(),
+            self.steps.correction_tables(),
+        );
         let child_key = early.finish(&child);
         self.keys.push(child_key);
         self.stack[ply].moved = Some(PieceTo::of(pos.turn(), &m));
@@ -75,6 +82,7 @@ impl Worker<'_> {
         let floor = std::mem::replace(&mut self.repetition_floor, self.keys.len());
         self.keys.push(child_key);
         self.stack[ply].moved = None;
+        self.stack[ply + 1].correction_keys = self.stack[ply].correction_keys;
         self.evaluator.on_null_move(ply);
         let score = search(self, &child, child_key);
         self.evaluator.on_undo(ply);

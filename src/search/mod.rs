@@ -311,6 +311,7 @@ impl Searcher {
             settings: self.settings,
         });
         worker.evaluator.set_root(pos);
+        worker.stack[0].correction_keys = tables::correction::CorrectionKeys::of(pos);
         worker.quiescence(
             pos,
             key,
@@ -543,5 +544,22 @@ mod tests {
         );
         assert!(Arc::ptr_eq(&held, &searcher.shared), "not the same table");
         assert!(tables::tt::is_empty_for_tests(&searcher.shared.tt));
+    }
+
+    /// Every node that evaluates, in searches of the bench positions (null moves, singular
+    /// searches, probcut and quiescence among them), reads correction keys from its frame that
+    /// are the keys of its own position: in the lib's tests `Worker::static_eval` checks them
+    /// against keys found from scratch, and panics on a frame a move door left stale.
+    #[test]
+    fn each_frame_holds_the_correction_keys_of_its_own_position() {
+        let mut searcher = Searcher::new(16);
+        let mut nodes = 0;
+        for pos in crate::bench::positions().into_iter().step_by(4) {
+            let game = Game::new(pos, shakmaty::CastlingMode::Standard);
+            let out = searcher.run(&game, &Limits::nodes(20_000));
+            assert_eq!(out.failure, None, "{}", game.fen());
+            nodes += out.stats.nodes;
+        }
+        assert!(nodes > 200_000, "{nodes}");
     }
 }

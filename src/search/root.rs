@@ -13,6 +13,7 @@ use super::params::{
 };
 use super::report::{IterationInfo, Reporter, SearchOutcome};
 use super::stop::{time, Iteration};
+use super::tables::correction::CorrectionKeys;
 use super::tables::tt::TranspositionTable;
 use super::worker::{KnownCheck, Worker};
 use crate::position::{Game, Key};
@@ -238,6 +239,7 @@ impl<'a> RootSearch<'a> {
             return;
         }
         self.worker.evaluator.set_root(&self.game.root);
+        self.worker.stack[0].correction_keys = CorrectionKeys::of(&self.game.root);
         let mut completed: Vec<RootMove> = self.root_moves.clone();
         let mut nodes_before = 0;
         // Iterations in a row that kept the same best move (for the time manager).

@@ -12,6 +12,7 @@ use super::shared::Shared;
 use super::stats::Stats;
 use super::stop::Control;
 use super::stop::StopPolicy;
+use super::tables::correction::CorrectionKeys;
 use super::tables::history::{Continuation, History, PieceTo};
 use super::tables::killers::Killers;
 use super::tables::pv::PvTable;
@@ -65,6 +66,9 @@ pub(super) struct Frame {
     pub threats: shakmaty::Bitboard,
     /// How many double extensions (step 10c) the path from the root to this node holds.
     pub double_extensions: u8,
+    /// The node's correction-history keys: set by the move door that made it (from its
+    /// parent's and the move), at the root from scratch.
+    pub correction_keys: CorrectionKeys,
 }
 
 impl Default for Frame {
@@ -76,6 +80,7 @@ impl Default for Frame {
             excluded: None,
             threats: shakmaty::Bitboard::EMPTY,
             double_extensions: 0,
+            correction_keys: CorrectionKeys::default(),
         }
     }
 }
@@ -274,12 +279,23 @@ impl Worker<'_> {
             Some(raw) => raw,
             None => self.evaluate(pos, ply),
         };
+        // The lib's own tests, many of which search, hold the keys the move doors carried to
+        // the keys of the position hashed from scratch, at every node that evaluates.
+        #[cfg(test)]
+        assert_eq!(
+            self.stack[ply].correction_keys,
+            CorrectionKeys::of(pos),
+            "ply {ply}"
+        );
         if self.steps.correction_history {
             (
                 raw,
-                self.history
-                    .correction
-                    .correct(pos, raw, self.steps.correction_tables()),
+                self.history.correction.correct(
+                    &self.stack[ply].correction_keys,
+                    pos.turn(),
+                    raw,
+                    self.steps.correction_tables(),
+                ),
             )
         } else {
             (raw, raw)

@@ -64,78 +64,87 @@ const MULTIPLIERS: [u64; 6] = [
     0xFF51_AFD7_ED55_8CCD,
 ];
 
-/// A hash of some bitboards: an entry's index.
-#[inline]
-fn hash(boards: &[Bitboard]) -> usize {
-    let key = boards
+/// A hash of some bitboards (its top bits are an entry's index).
+#[inline(always)]
+fn hash(boards: &[Bitboard]) -> u64 {
+    boards
         .iter()
         .zip(MULTIPLIERS)
-        .fold(0, |key, (&b, m)| key ^ b.0.wrapping_mul(m));
-    top_bits(key)
+        .fold(0, |key, (&b, m)| key ^ b.0.wrapping_mul(m))
 }
 
-/// A hash of the pawns of both sides: the pawn table's index.
-#[inline]
-fn index(pos: &Chess) -> usize {
-    let board = pos.board();
-    hash(&[board.pawns() & board.white(), board.pawns() & board.black()])
+/// A position's keys into the correction tables, one a table in `CorrectionHistory`'s row
+/// order. The move door finds the child's once, prefetches its entries with them and keeps
+/// them in the child's frame, where its static evaluation and its update read them: found
+/// from the bitboards at the move door and again at each read, they cost 4.1 % of `cutoff
+/// bench 8`'s instructions (callgrind, `Bench: 1388568`, docs/tools.md).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct CorrectionKeys([u64; TABLES]);
+
+impl CorrectionKeys {
+    /// `pos`'s keys: its pawns of both colours; each colour's pieces other than pawns, by kind
+    /// (king included); the minor pieces of both colours, and the major pieces, each with the
+    /// kings.
+    #[inline]
+    pub fn of(pos: &Chess) -> CorrectionKeys {
+        let board = pos.board();
+        let (white, black) = (board.white(), board.black());
+        let kings = board.kings();
+        let non_pawn = |ours: Bitboard| {
+            hash(&[
+                board.knights() & ours,
+                board.bishops() & ours,
+                board.rooks() & ours,
+                board.queens() & ours,
+                kings & ours,
+            ])
+        };
+        let pieces = |one: Bitboard, other: Bitboard| {
+            hash(&[
+                one & white,
+                one & black,
+                other & white,
+                other & black,
+                kings & white,
+                kings & black,
+            ])
+        };
+        let mut keys = [0; TABLES];
+        keys[PAWNS] = hash(&[board.pawns() & white, board.pawns() & black]);
+        keys[NON_PAWN_WHITE] = non_pawn(white);
+        keys[NON_PAWN_BLACK] = non_pawn(black);
+        keys[MINOR] = pieces(board.knights(), board.bishops());
+        keys[MAJOR] = pieces(board.rooks(), board.queens());
+        CorrectionKeys(keys)
+    }
 }
 
-/// A hash of `color`'s pieces other than pawns, by kind: a non-pawn table's index.
 #[inline]
-fn non_pawn_index(pos: &Chess, color: Color) -> usize {
-    let board = pos.board();
-    let ours = board.by_color(color);
-    hash(&[
-        board.knights() & ours,
-        board.bishops() & ours,
-        board.rooks() & ours,
-        board.queens() & ours,
-        board.kings() & ours,
-    ])
-}
-
-/// A hash of `kinds` of both colours, with the kings: the minor or major table's index.
-#[inline]
-fn pieces_index(pos: &Chess, kinds: [Bitboard; 2]) -> usize {
-    let board = pos.board();
-    let (white, black) = (board.white(), board.black());
-    hash(&[
-        kinds[0] & white,
-        kinds[0] & black,
-        kinds[1] & white,
-        kinds[1] & black,
-        board.kings() & white,
-        board.kings() & black,
-    ])
-}
-
-#[inline]
-fn side(pos: &Chess) -> usize {
-    usize::from(pos.turn() == Color::White)
+fn side(turn: Color) -> usize {
+    usize::from(turn == Color::White)
 }
 
 /// A table `pos` does not read (its switch is off).
 const UNUSED: usize = usize::MAX;
 
-/// `pos`'s entry in each table in use, by table (`UNUSED` where off): a fixed array, built
+/// A position's entry in each table in use, by table (`UNUSED` where off): a fixed array, built
 /// inline, since a list of the tables in use cost 2.8 % of `cutoff bench 8`'s instructions.
 #[derive(Clone, Copy)]
 struct Slots([usize; TABLES]);
 
 impl Slots {
     #[inline(always)]
-    fn of(pos: &Chess, tables: Tables) -> Slots {
+    fn of(keys: &CorrectionKeys, tables: Tables) -> Slots {
         let mut at = [UNUSED; TABLES];
-        at[PAWNS] = index(pos);
-        if tables.non_pawn {
-            at[NON_PAWN_WHITE] = non_pawn_index(pos, Color::White);
-            at[NON_PAWN_BLACK] = non_pawn_index(pos, Color::Black);
-        }
-        if tables.minor_major {
-            let board = pos.board();
-            at[MINOR] = pieces_index(pos, [board.knights(), board.bishops()]);
-            at[MAJOR] = pieces_index(pos, [board.rooks(), board.queens()]);
+        for (t, slot) in at.iter_mut().enumerate() {
+            let used = match t {
+                NON_PAWN_WHITE | NON_PAWN_BLACK => tables.non_pawn,
+                MINOR | MAJOR => tables.minor_major,
+                _ => true,
+            };
+            if used {
+                *slot = top_bits(keys.0[t]);
+            }
         }
         Slots(at)
     }
@@ -157,40 +166,48 @@ impl CorrectionHistory {
         slots.used().map(|(t, i)| self.0[t][s][i]).sum()
     }
 
-    /// `eval` corrected by what was learnt about positions with `pos`'s pawns (and the
-    /// other tables in use).
+    /// `eval` corrected by what was learnt about positions with the pawns (and the pieces of
+    /// the other tables in use) that `keys` hash, `turn` to move.
     #[inline]
-    pub fn correct(&self, pos: &Chess, eval: Score, tables: Tables) -> Score {
-        let correction = self.total(side(pos), Slots::of(pos, tables)) / GRAIN;
+    pub fn correct(
+        &self,
+        keys: &CorrectionKeys,
+        turn: Color,
+        eval: Score,
+        tables: Tables,
+    ) -> Score {
+        let correction = self.total(side(turn), Slots::of(keys, tables)) / GRAIN;
         let bound = Score::TB_WIN_BOUND.0 - 1;
         Score((eval.0 + correction).clamp(-bound, bound))
     }
 
-    /// Starts loading `pos`'s entries, read by its static evaluation: called as the move to
-    /// `pos` is played, so that the net's update hides the wait (the load missed the cache
-    /// often enough to take 13 % of quiescence's time, `perf`, `Bench: 2229474`).
+    /// Starts loading the entries of a position (its `keys`, `turn` to move), read by its
+    /// static evaluation: called as the move to it is played, so that the net's update hides
+    /// the wait (the load missed the cache often enough to take 13 % of quiescence's time,
+    /// `perf`, `Bench: 2229474`).
     #[inline]
-    pub fn prefetch(&self, pos: &Chess, tables: Tables) {
-        let s = side(pos);
-        for (t, i) in Slots::of(pos, tables).used() {
+    pub fn prefetch(&self, keys: &CorrectionKeys, turn: Color, tables: Tables) {
+        let s = side(turn);
+        for (t, i) in Slots::of(keys, tables).used() {
             crate::memory::prefetch(&self.0[t][s][i]);
         }
     }
 
-    /// Learns from a node searched to `depth` whose static evaluation was `static_eval` (raw,
-    /// uncorrected) and whose searched value is `value`: each entry moves by what the sum of
-    /// the entries still misses, deeper searches more.
+    /// Learns from a node (its `keys`, `turn` to move) searched to `depth` whose static
+    /// evaluation was `static_eval` (raw, uncorrected) and whose searched value is `value`:
+    /// each entry moves by what the sum of the entries still misses, deeper searches more.
     pub fn update(
         &mut self,
-        pos: &Chess,
+        keys: &CorrectionKeys,
+        turn: Color,
         depth: Depth,
         static_eval: Score,
         value: Score,
         tables: Tables,
     ) {
         let error = (value.0 - static_eval.0).clamp(-MAX_CP, MAX_CP) * GRAIN;
-        let s = side(pos);
-        let slots = Slots::of(pos, tables);
+        let s = side(turn);
+        let slots = Slots::of(keys, tables);
         let total = self.total(s, slots);
         let weight = (depth + 1).min(16);
         for (t, i) in slots.used() {
@@ -212,6 +229,11 @@ impl CorrectionHistory {
 mod tests {
     use super::*;
 
+    /// A position's keys and its side to move, as the search passes them.
+    fn at(pos: &Chess) -> (CorrectionKeys, Color) {
+        (CorrectionKeys::of(pos), pos.turn())
+    }
+
     #[test]
     fn repeated_errors_pull_the_correction_towards_them_within_its_limit() {
         for more in [false, true] {
@@ -219,20 +241,50 @@ mod tests {
                 non_pawn: more,
                 minor_major: more,
             };
-            let pos = Chess::default();
+            let (keys, turn) = at(&Chess::default());
             let mut c = CorrectionHistory::default();
-            assert_eq!(c.correct(&pos, Score(10), tables), Score(10));
+            assert_eq!(c.correct(&keys, turn, Score(10), tables), Score(10));
             for _ in 0..500 {
-                c.update(&pos, 15, Score(0), Score(40), tables);
+                c.update(&keys, turn, 15, Score(0), Score(40), tables);
             }
-            let corrected = c.correct(&pos, Score(10), tables).0;
+            let corrected = c.correct(&keys, turn, Score(10), tables).0;
             assert!((45..=50).contains(&corrected), "{corrected}");
             for _ in 0..500 {
-                c.update(&pos, 15, Score(0), Score(-1000), tables);
+                c.update(&keys, turn, 15, Score(0), Score(-1000), tables);
             }
-            let floor = c.correct(&pos, Score(0), tables).0;
+            let floor = c.correct(&keys, turn, Score(0), tables).0;
             assert!((-MAX_CP - 4..=-MAX_CP + 1).contains(&floor), "{floor}");
         }
+    }
+
+    /// Each key hashes its own pieces only: a knight's move changes the white non-pawn and
+    /// the minor keys; pawn moves of both sides, the pawn key; a king's move, every key of its
+    /// pieces but the pawns' and the other side's.
+    #[test]
+    fn each_key_changes_only_with_the_pieces_it_hashes() {
+        fn keys_after(moves: &[&str]) -> CorrectionKeys {
+            let mut pos = Chess::default();
+            for m in moves {
+                let m = m.parse::<shakmaty::uci::UciMove>().unwrap();
+                let m = m.to_move(&pos).unwrap();
+                pos.play_unchecked(m);
+            }
+            CorrectionKeys::of(&pos)
+        }
+        fn changed(before: &[&str], after: &[&str]) -> Vec<usize> {
+            let (a, b) = (keys_after(before), keys_after(after));
+            (0..TABLES).filter(|&t| a.0[t] != b.0[t]).collect()
+        }
+        assert_eq!(changed(&[], &["g1f3"]), [NON_PAWN_WHITE, MINOR]);
+        assert_eq!(changed(&[], &["e2e4", "e7e5"]), [PAWNS]);
+        assert_eq!(
+            changed(&["e2e4", "e7e5"], &["e2e4", "e7e5", "e1e2"]),
+            [NON_PAWN_WHITE, MINOR, MAJOR]
+        );
+        assert_eq!(
+            changed(&["d2d4", "e7e5"], &["d2d4", "e7e5", "d1d3"]),
+            [NON_PAWN_WHITE, MAJOR]
+        );
     }
 }
 
@@ -261,19 +313,18 @@ mod non_pawn_tests {
     fn non_pawn_tables_learn_errors_the_pawns_share_and_keep_them_apart() {
         let a = pos("r1bqkbnr/pppppppp/2n5/8/8/5N2/PPPPPPPP/RNBQKB1R w KQkq - 0 1");
         let b = pos("r1bqkbnr/pppppppp/2n5/8/8/2N5/PPPPPPPP/R1BQKBNR w KQkq - 0 1");
-        assert_eq!(index(&a), index(&b));
-        assert_ne!(
-            non_pawn_index(&a, Color::White),
-            non_pawn_index(&b, Color::White)
-        );
+        let (ka, kb) = (CorrectionKeys::of(&a), CorrectionKeys::of(&b));
+        assert_eq!(ka.0[PAWNS], kb.0[PAWNS]);
+        assert_ne!(ka.0[NON_PAWN_WHITE], kb.0[NON_PAWN_WHITE]);
+        let turn = Color::White;
         for (tables, apart) in [(ON, true), (PAWNS_ONLY, false), (MINOR_MAJOR, true)] {
             let mut c = CorrectionHistory::default();
             for _ in 0..500 {
-                c.update(&a, 15, Score(0), Score(40), tables);
-                c.update(&b, 15, Score(0), Score(-40), tables);
+                c.update(&ka, turn, 15, Score(0), Score(40), tables);
+                c.update(&kb, turn, 15, Score(0), Score(-40), tables);
             }
-            let ca = c.correct(&a, Score(0), tables).0;
-            let cb = c.correct(&b, Score(0), tables).0;
+            let ca = c.correct(&ka, turn, Score(0), tables).0;
+            let cb = c.correct(&kb, turn, Score(0), tables).0;
             if apart {
                 assert!(ca > 30 && cb < -30, "{tables:?}: {ca} {cb}");
             } else {
