@@ -66,8 +66,8 @@ pub(super) struct Frame {
     pub threats: shakmaty::Bitboard,
     /// How many double extensions (step 10c) the path from the root to this node holds.
     pub double_extensions: u8,
-    /// The node's correction-history keys: set by the move door that made it (from its
-    /// parent's and the move), at the root from scratch.
+    /// The node's correction-history keys: found by the move door that made it (a null
+    /// move's child takes its parent's), at the root by the search's start.
     pub correction_keys: CorrectionKeys,
 }
 

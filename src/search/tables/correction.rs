@@ -124,7 +124,7 @@ fn side(turn: Color) -> usize {
     usize::from(turn == Color::White)
 }
 
-/// A table `pos` does not read (its switch is off).
+/// A table no position reads (its switch is off).
 const UNUSED: usize = usize::MAX;
 
 /// A position's entry in each table in use, by table (`UNUSED` where off): a fixed array, built
