@@ -14,7 +14,10 @@ before the table (the paragraph that leads into it, then the headings above it, 
 of its section); its date and clock are found the same way. Rows repeated from another table
 (the same opponent, W-L-D and Elo) are drawn once; where a table gives the parts of a match
 and their pooled row, only the pooled row is drawn. Rows of the strength-limit tables
-(`UCI_Elo` settings) count only at full strength. Matches that the log gives in prose alone
+(`UCI_Elo` settings) count only at full strength. An Elo cell is `+20.5 ± 11.7` or an estimate
+with its interval's ends, `−96.2 (−148..−48)`; a build cell may open with the bench alone
+(`1484865`), and its date stands for the row's. An opponent named "native" (built with its own
+`make`, for the CPU) is a series of its own, apart from the plain `cargo build` of its version. Matches that the log gives in prose alone
 are not drawn.
 
 The x axis has one column per build (its `Bench:` node count, `+ net` where the row says the
@@ -53,6 +56,11 @@ DAY_MONTH = re.compile(r"\b(\d{1,2})(?:-\d{1,2})? (" + "|".join(MONTHS) + r")\b"
 BENCH = re.compile(r"Bench: (\d+)")
 CLOCK = re.compile(r"(?<![\d.])(\d+\+\d+(?:\.\d+)?)(?![\d.])")
 ELO = re.compile(r"([+\-]?\d+(?:\.\d+)?)\s*±\s*(\d+(?:\.\d+)?)")
+# The other form of an Elo cell: the estimate and its 95 % interval's ends, `−96.2 (−148..−48)`.
+ELO_RANGE = re.compile(r"([+\-]?\d+(?:\.\d+)?)\s*\(([+\-]?\d+(?:\.\d+)?)\s*\.\.\s*"
+                       r"([+\-]?\d+(?:\.\d+)?)\)")
+# A build cell that opens with its bench signature alone: `1484865` (before round 4 ...).
+LEADING_BENCH = re.compile(r"(\d{6,8})\b")
 WLD = re.compile(r"(\d[\d,]*)-(\d[\d,]*)-(\d[\d,]*)")
 PENTA = re.compile(r"\[(\d[\d,]*(?:, \d[\d,]*){4})\]")
 Z95 = 1.959963984540054
@@ -84,6 +92,7 @@ class Point:
     seeds: tuple
     label: str
     rounding: float
+    err_rounding: float
 
     @property
     def build(self):
@@ -183,7 +192,11 @@ def opponent_in(text):
         return ("Stockfish", None, f"level {level.group(1)}") if level else None
     engine = next(e for e in ENGINES if e.lower() == m.group(1).lower())
     setting = re.search(r"UCI_Elo=(\d+)", text)
-    return engine, m.group(2), f"UCI_Elo {setting.group(1)}" if setting else None
+    if setting:
+        return engine, m.group(2), f"UCI_Elo {setting.group(1)}"
+    # Built with its own `make` (for the CPU it runs on): a stronger engine than the plain
+    # `cargo build` of the same version, so a series of its own.
+    return engine, m.group(2), "native" if re.search(r"\bnative\b", text) else None
 
 
 def version_key(version):
@@ -220,7 +233,8 @@ def table_points(blocks, at):
     table = blocks[at]
     header, body = table.rows[0], table.rows[2:]
     col = {name: column(header, *prefixes) for name, prefixes in {
-        "wld": ("w-l-d",), "elo": ("elo",), "opponent": ("opponent",), "build": ("build",),
+        "wld": ("w-l-d",), "elo": ("elo",), "opponent": ("opponent",),
+        "build": ("build", "cutoff build"),
         "date": ("date", "when"), "clock": ("time control",), "games": ("games",),
         "seed": ("seed",), "penta": ("pentanomial",), "setting": ("uci_elo",)}.items()}
     if col["wld"] is None or col["elo"] is None:
@@ -241,18 +255,18 @@ def table_points(blocks, at):
         if col["setting"] is not None and "full strength" not in plain(row[0]):
             continue   # a strength-limited Cutoff, not a build
         opponent = opponent_in(cell("opponent")) if col["opponent"] is not None else in_header
-        elo, wld = ELO.search(cell("elo")), WLD.search(cell("wld"))
+        elo, wld = elo_of(cell("elo")), WLD.search(cell("wld"))
         if not opponent or not elo or not wld:
             continue
         build = cell("build")
         if build.lower().startswith("the same") and previous_build:
             build = previous_build
         previous_build = build
-        bench = BENCH.search(build) or lead_bench
+        bench = BENCH.search(build) or LEADING_BENCH.match(build) or lead_bench
         if not bench:
             raise SystemExit(f"docs/strength.md:{table.line + 2 + n}: no `Bench:` for this row")
         penta = PENTA.search(cell("penta") or " ".join(map(plain, row)))
-        when = date_in(cell("date"), year) or date_in(lead_date, year)
+        when = date_in(cell("date"), year) or date_in(build, year) or date_in(lead_date, year)
         if not when:
             raise SystemExit(f"docs/strength.md:{table.line + 2 + n}: no date for this row")
         clock = CLOCK.search(cell("clock")) or lead_clock
@@ -264,11 +278,32 @@ def table_points(blocks, at):
             line=table.line + 2 + n, opponent=opponent, bench=bench.group(1),
             variant="net" if "Evaluation net" in build else "", date=when,
             clock=clock.group(1) if clock else "?", games=games, wld=numbers(wld.group(0)),
-            elo=float(elo.group(1)), err=float(elo.group(2)),
+            elo=elo[0], err=elo[1],
             penta=tuple(int(x.replace(",", "")) for x in penta.group(1).split(", "))
             if penta else None, seeds=seeds, label=plain(row[0]),
-            rounding=0.5 * 10 ** -len(elo.group(1).partition(".")[2]) + 0.05))
+            rounding=elo[2], err_rounding=elo[3]))
     return drop_parts(out)
+
+
+def decimals(number):
+    """Half a unit of the last decimal `number` is written with, and a little for the
+    recomputation's own rounding."""
+    return 0.5 * 10 ** -len(number.partition(".")[2]) + 0.05
+
+
+def elo_of(text):
+    """(Elo, its 95 % half-interval, and how far each may be from a recomputation) of an Elo
+    cell, `+20.5 ± 11.7` or `−96.2 (−148..−48)` (the half-interval: half the interval's width);
+    None for a cell with neither."""
+    m = ELO.search(text)
+    if m:
+        return float(m.group(1)), float(m.group(2)), decimals(m.group(1)), decimals(m.group(1))
+    m = ELO_RANGE.search(text)
+    if m:
+        low, high = float(m.group(2)), float(m.group(3))
+        return (float(m.group(1)), (high - low) / 2, decimals(m.group(1)),
+                max(decimals(m.group(2)), decimals(m.group(3))))
+    return None
 
 
 def lead_text(blocks, at):
@@ -387,7 +422,7 @@ def check_points(points, logs):
             elo, err = elo_interval({i / 4: c for i, c in enumerate(p.penta)})
         else:   # the ± of a match scored by pairs differs from the games' own: Elo alone
             elo, err = elo_interval({1: p.wld[0], 0: p.wld[1], 0.5: p.wld[2]})[0], p.err
-        if abs(elo - p.elo) > p.rounding or abs(err - p.err) > p.rounding:
+        if abs(elo - p.elo) > p.rounding or abs(err - p.err) > p.err_rounding:
             failures.append(f"{where}: Elo {p.elo:+g} ± {p.err:g}, but its "
                             f"{'pentanomial' if p.penta else 'W-L-D'} gives {elo:+.1f} ± {err:.1f}")
         compared += check_against_logs(p, where, logs, failures, notes)
@@ -449,6 +484,11 @@ python3 match.py --tc 2+0.02 --seed 9   # `Bench: 999`, 29 Nov
 | Ethereal 12, second | 2 | 4 | 1-1-2 | +3.0 ± 4.0 | [0, 0, 2, 0, 0] |
 | **Ethereal 12, both** | 1 + 2 | 8 | 3-2-3 | **+5.0 ± 6.0** | [0, 1, 2, 1, 0] |
 | akimbo 0.6.0 | 3 | 2 | 1-1-0 | +0.0 ± 9.0 | [0, 0, 1, 0, 0] |
+
+| Cutoff build | opponent | seed | games | W-L-D | Elo ± 95 % |
+|---|---|---|---|---|---|
+| `1234567` (the day before, 27 Nov) | Reckless 0.7.0, native (built with its own `make`) | 5 | 100 | 13-40-47 | −96.2 (−148..−48) |
+| the same | Reckless 0.7.0 | 6 | 100 | 40-13-47 | +96.2 ± 50.0 |
 """
 
 
@@ -463,6 +503,10 @@ def selftest():
         ("Ethereal 12", "456", "", "2026-11-28", "10+0.1", None, (1, 2, 3), -10.0, 5.0, (8,)),
         ("Ethereal 12", "456", "", "2026-11-28", "10+0.1", 8, (3, 2, 3), 5.0, 6.0, (1, 2)),
         ("akimbo 0.6.0", "456", "", "2026-11-28", "10+0.1", 2, (1, 1, 0), 0.0, 9.0, (3,)),
+        ("Reckless 0.7.0 native", "1234567", "", "2026-11-27", "10+0.1", 100, (13, 40, 47),
+         -96.2, 50.0, (5,)),
+        ("Reckless 0.7.0", "1234567", "", "2026-11-27", "10+0.1", 100, (40, 13, 47), 96.2,
+         50.0, (6,)),
     ]
     if got != want:
         print("selftest FAILED: the sample's points are")
