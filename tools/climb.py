@@ -521,14 +521,17 @@ def selftest():
 
 # ---------------------------------------------------------------- the picture
 
-# One colour per engine (in ENGINES' order), a darker one for its second version or setting;
-# one marker shape per engine, another for the second.
-COLOURS = [("#2ca02c", "#156315"), ("#9467bd", "#5a3a80"), ("#ff7f0e", "#a85200"),
-           ("#7f7f7f", "#333333"), ("#17becf", "#0a6e78"), ("#8c564b", "#4d2c25"),
-           ("#d62728", "#801515"), ("#e377c2", "#9c3d80")]
-SHAPES = [("diamond", "square"), ("triangle", "down"), ("down", "triangle"),
-          ("square", "circle"), ("circle", "diamond"), ("square", "triangle"),
-          ("circle", "square"), ("diamond", "circle")]
+# One colour per engine (in ENGINES' order), a darker one for its second version or setting
+# and another for its third (a version played both as a plain and as a native build); one
+# marker shape per engine, others for the second and the third.
+COLOURS = [("#2ca02c", "#156315", "#98c93c"), ("#9467bd", "#5a3a80", "#c49bd9"),
+           ("#ff7f0e", "#a85200", "#f5b041"), ("#7f7f7f", "#333333", "#b0b0b0"),
+           ("#17becf", "#0a6e78", "#1f5fbf"), ("#8c564b", "#4d2c25", "#c08552"),
+           ("#d62728", "#801515", "#f08080"), ("#e377c2", "#9c3d80", "#f4b6de")]
+SHAPES = [("diamond", "square", "triangle"), ("triangle", "down", "square"),
+          ("down", "triangle", "diamond"), ("square", "circle", "diamond"),
+          ("circle", "diamond", "square"), ("square", "triangle", "circle"),
+          ("circle", "square", "triangle"), ("diamond", "circle", "square")]
 W, H = 1280, 760
 LEFT, RIGHT, TOP, BOTTOM = 84, 300, 86, 118
 
@@ -583,7 +586,7 @@ def series_style(series):
     style, seen = {}, collections.Counter()
     for name in series:
         f = family(name)
-        k = min(seen[f], 1)
+        k = min(seen[f], len(COLOURS[f]) - 1)
         seen[f] += 1
         style[name] = COLOURS[f][k], SHAPES[f][k]
     return style
