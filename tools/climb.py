@@ -17,8 +17,8 @@ and their pooled row, only the pooled row is drawn. Rows of the strength-limit t
 (`UCI_Elo` settings) count only at full strength. An Elo cell is `+20.5 ± 11.7` or an estimate
 with its interval's ends, `−96.2 (−148..−48)`; a build cell may open with the bench alone
 (`1484865`), and its date stands for the row's. An opponent named "native" (built with its own
-`make`, for the CPU) is a series of its own, apart from the plain `cargo build` of its version. Matches that the log gives in prose alone
-are not drawn.
+`make`, for the CPU) is a series of its own, apart from the plain `cargo build` of its version.
+Matches that the log gives in prose alone are not drawn.
 
 The x axis has one column per build (its `Bench:` node count, `+ net` where the row says the
 build ran with `Evaluation net`, and the date of its first gauntlet), in the order they were
