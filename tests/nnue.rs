@@ -368,8 +368,8 @@ fn a_net_file_with_a_bucket_count_the_engine_does_not_run_or_another_size_is_ref
         (
             "layout.nnue",
             &layout,
-            "header byte 40 (input layout) is 7: this build reads 0 (plain) or 1 (horizontally mirrored)",
-            "header byte 40 (input layout) is 7: this build reads 0 (plain) or 1 (horizontally mirrored)",
+            "header byte 40 (input layout) is 7: this build reads 0 (plain), 1 (horizontally mirrored) or 2 (mirrored, 4 king buckets)",
+            "header byte 40 (input layout) is 7: this build reads 0 (plain), 1 (horizontally mirrored) or 2 (mirrored, 4 king buckets)",
         ),
     ];
     let good = temp_file("eight.nnue", &eight);

@@ -107,11 +107,13 @@ pub struct Args {
     /// Train on the positions as played only, without their mirrors.
     #[arg(long, overrides_with = "mirror")]
     pub no_mirror: bool,
-    /// How the net's inputs see the board: `plain` (every net before generation 4) or
+    /// How the net's inputs see the board: `plain` (every net before generation 4),
     /// `mirrored` (a side whose king stands on files e-h sees the board mirrored left to right,
-    /// so the net learns one king side instead of two; written as a version 3 file). With
-    /// `mirrored` the positions' mirrors are not added (their inputs are the positions' own),
-    /// so an epoch takes half the positions.
+    /// so the net learns one king side instead of two; written as a version 3 file) or
+    /// `mirrored-kb4` (mirrored, and a set of inputs for each of 4 regions of the side's own
+    /// king: its back rank's files a-c or f-h, d or e, the second rank, the rest). With either
+    /// mirrored layout the positions' mirrors are not added (their inputs are the positions'
+    /// own), so an epoch takes half the positions.
     #[arg(long, value_name = "LAYOUT", default_value = "plain", value_parser = input_layout)]
     pub inputs: Layout,
 }
@@ -202,7 +204,7 @@ impl Args {
     /// Whether the mirrors asked for (the default) are left out for mirrored inputs: said on
     /// stderr, since the flag's default is then not what runs.
     pub fn mirror_dropped(&self) -> bool {
-        !self.no_mirror && self.inputs == Layout::Mirrored
+        !self.no_mirror && self.inputs.king_relative()
     }
 
     /// λ of the first epoch.
@@ -343,7 +345,7 @@ fn train(args: &Args) -> Result<String, String> {
             .and_then(|r| r.validation_loss)
             .map_or("-".into(), |v| format!("{v:.6}")),
         args.out.display(),
-        format::file_bytes(args.hidden, args.output_buckets),
+        format::file_bytes(args.inputs, args.hidden, args.output_buckets),
         done.hash
     ))
 }
@@ -428,6 +430,7 @@ impl Shown<'_> {
         let inputs = match args.inputs {
             Layout::Plain => "",
             Layout::Mirrored => ", mirrored inputs",
+            Layout::MirroredKingBuckets => ", mirrored inputs in 4 king buckets",
         };
         eprintln!(
             "train: K = {k:.2} cp, lambda {}, {} neurons, {} output bucket(s){inputs}, batch {}, lr {} (cosine to {}), {} epochs",
@@ -643,24 +646,23 @@ mod tests {
         assert!(!parse(&["--mirror", "--no-mirror"]).mirrored());
     }
 
-    /// With mirrored inputs the positions' mirrors are never added (a mirror's inputs are its
-    /// original's), whatever `--mirror` says, and the run says so where they were asked for
-    /// (the default or `--mirror`), not where `--no-mirror` left them out anyway.
+    /// With mirrored inputs (with or without king buckets) the positions' mirrors are never
+    /// added (a mirror's inputs are its original's), whatever `--mirror` says, and the run says
+    /// so where they were asked for (the default or `--mirror`), not where `--no-mirror` left
+    /// them out anyway.
     #[test]
     fn mirrored_inputs_drop_the_mirrors_and_say_so_only_where_they_were_asked_for() {
         for flags in [&[][..], &["--mirror"][..], &["--no-mirror"][..]] {
-            let args: Vec<&str> = ["--inputs", "mirrored"]
-                .iter()
-                .chain(flags)
-                .copied()
-                .collect();
-            let parsed = parse(&args);
-            assert!(!parsed.mirrored(), "{args:?}");
-            assert_eq!(
-                parsed.mirror_dropped(),
-                flags != ["--no-mirror"],
-                "{args:?}"
-            );
+            for layout in ["mirrored", "mirrored-kb4"] {
+                let args: Vec<&str> = ["--inputs", layout].iter().chain(flags).copied().collect();
+                let parsed = parse(&args);
+                assert!(!parsed.mirrored(), "{args:?}");
+                assert_eq!(
+                    parsed.mirror_dropped(),
+                    flags != ["--no-mirror"],
+                    "{args:?}"
+                );
+            }
             let plain: Vec<&str> = ["--inputs", "plain"].iter().chain(flags).copied().collect();
             assert!(!parse(&plain).mirror_dropped(), "{plain:?}");
         }

@@ -99,7 +99,11 @@ pub fn load(path: &Path) -> Result<Checkpoint, String> {
     // moments at the most neurons and buckets the net format takes, and the checksum.
     let max = HEADER_BYTES
         + MAX_RECIPE_BYTES
-        + 12 * Net::param_count(format::MAX_HIDDEN, format::OUTPUT_BUCKETS)
+        + 12 * Net::param_count(
+            format::Layout::MirroredKingBuckets,
+            format::MAX_HIDDEN,
+            format::OUTPUT_BUCKETS,
+        )
         + CHECKSUM_BYTES;
     let bytes = crate::files::read_bounded(path, max as u64, "a training checkpoint")?;
     let bad = |what: &str| format!("{}: {what}", path.display());
@@ -167,10 +171,15 @@ fn parse(bytes: &[u8], version: u32) -> Result<Checkpoint, String> {
     // A run resumed from it would write nets of this shape: one the engine loads, or none.
     format::check_hidden(hidden).map_err(|e| format!("a net of {e}"))?;
     format::check_buckets(buckets).map_err(|e| format!("a net of {e}"))?;
-    let p = Net::param_count(hidden, buckets);
-    if bytes.len() != header + 12 * p {
+    // The input layout is the recipe's (below), but its size shows in the file's: a net of
+    // king buckets has four times the input rows of the others.
+    let Some((layout, p)) = [format::Layout::Plain, format::Layout::MirroredKingBuckets]
+        .into_iter()
+        .map(|layout| (layout, Net::param_count(layout, hidden, buckets)))
+        .find(|&(_, p)| bytes.len() == header + 12 * p)
+    else {
         return Err(cut());
-    }
+    };
     let floats: Vec<f32> = bytes[header..]
         .chunks_exact(4)
         .map(|c| f32::from_le_bytes([c[0], c[1], c[2], c[3]]))
@@ -180,8 +189,9 @@ fn parse(bytes: &[u8], version: u32) -> Result<Checkpoint, String> {
             hidden,
             buckets,
             // Not in the file: its recipe records it, and a resumed run sets it from the recipe
-            // it was held to (`resume::start_state`).
-            layout: format::Layout::Plain,
+            // it was held to (`resume::start_state`); here plain, or king buckets where the
+            // size says so.
+            layout,
             params: floats[..p].to_vec(),
         },
         m: floats[p..2 * p].to_vec(),

@@ -12,31 +12,40 @@ use shakmaty::{Chess, Position};
 use crate::datagen::chunk::{chunk_paths, ChunkReader};
 use crate::datagen::positions::{game_positions, Filter};
 use crate::datagen::GameResult;
-use crate::eval::nnue::format::{self, fnv1a, other_view, Layout, MAX_PIECES};
+use crate::eval::nnue::format::{self, fnv1a, other_view, Layout, INPUTS, MAX_PIECES};
 
 /// One game in this many goes to validation.
 pub const VALIDATION_ONE_IN: u64 = 20;
 
 /// [`Sample::packed`]'s bits above the piece count (at most 32: six bits).
 const COUNT_BITS: u8 = 0x3f;
-/// The sample's inputs are mirrored ([`Layout::Mirrored`]).
+/// The sample's inputs are mirrored ([`Layout::Mirrored`], with or without king buckets).
 const MIRRORED_INPUTS: u8 = 0x40;
 /// With mirrored inputs, the opponent's king stands on the other half (files a-d or e-h) from
 /// the side to move's: its view is flipped left to right against the side to move's.
 const VIEWS_DIFFER: u8 = 0x80;
+/// [`Sample::result_buckets`]'s low two bits: the result in halves (0, 1, 2).
+const RESULT_BITS: u8 = 0x03;
+/// Where the side to move's king bucket starts in [`Sample::result_buckets`] (two bits), and
+/// the opponent's (two bits) after it: 0 without king buckets.
+const STM_BUCKET_SHIFT: u8 = 2;
+const NSTM_BUCKET_SHIFT: u8 = 4;
 
 /// One position as the trainer learns from it.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Sample {
     /// The side to move's input indices ([`format::input`], in the sample's layout); the
-    /// count are used. The opponent's are derived ([`other_view`], then flipped left to right
-    /// where its king's half is not the side to move's), which halves the memory.
+    /// count are used. The opponent's are derived ([`other_view`] of the side to move's
+    /// feature, flipped left to right where its king's half is not the side to move's, in its
+    /// own king bucket's inputs), which halves the memory.
     features: [u16; MAX_PIECES],
     /// The count of features (pieces) in the low six bits, [`MIRRORED_INPUTS`] and
     /// [`VIEWS_DIFFER`] above them: packed, so that a sample stays 68 bytes.
     packed: u8,
-    /// The game's result for the side to move, in halves: 0 loss, 1 draw, 2 win.
-    result: u8,
+    /// The game's result for the side to move in the low two bits, in halves (0 loss, 1 draw,
+    /// 2 win), then the two sides' king buckets (side to move first, two bits each; 0
+    /// without king buckets): packed for the same reason.
+    result_buckets: u8,
     /// The stored search score, centipawns, side to move's view.
     score: i16,
 }
@@ -56,7 +65,7 @@ impl Sample {
             count += 1;
         }
         let mut packed = count as u8;
-        if layout == Layout::Mirrored {
+        if layout.king_relative() {
             packed |= MIRRORED_INPUTS;
         }
         if layout.flip(ours) != layout.flip(theirs) {
@@ -72,10 +81,12 @@ impl Sample {
         } else {
             (2 - white_halves, white_score.saturating_neg())
         };
+        let buckets = (layout.king_bucket(stm, ours) as u8) << STM_BUCKET_SHIFT
+            | (layout.king_bucket(!stm, theirs) as u8) << NSTM_BUCKET_SHIFT;
         Sample {
             features,
             packed,
-            result,
+            result_buckets: result | buckets,
             score,
         }
     }
@@ -111,7 +122,8 @@ impl Sample {
     }
 
     /// The opponent's active inputs: the side to move's seen from the other side, flipped
-    /// left to right where the two kings' halves differ (mirrored inputs only).
+    /// left to right where the two kings' halves differ (mirrored inputs only), moved from
+    /// the side to move's king bucket's inputs to the opponent's (king buckets only).
     #[inline]
     pub fn nstm_features(&self) -> impl Iterator<Item = usize> + '_ {
         let flip = if self.packed & VIEWS_DIFFER != 0 {
@@ -119,7 +131,10 @@ impl Sample {
         } else {
             0
         };
-        self.stm_features().map(move |f| other_view(f) ^ flip)
+        let bucket = |shift: u8| INPUTS * usize::from((self.result_buckets >> shift) & 3);
+        let (ours, theirs) = (bucket(STM_BUCKET_SHIFT), bucket(NSTM_BUCKET_SHIFT));
+        self.stm_features()
+            .map(move |f| (other_view(f - ours) ^ flip) + theirs)
     }
 
     /// Pieces on the board, kings included: what picks the output bucket.
@@ -131,7 +146,7 @@ impl Sample {
     /// The game's result for the side to move: 1, 0.5 or 0.
     #[inline]
     pub fn result(&self) -> f32 {
-        f32::from(self.result) / 2.0
+        f32::from(self.result_buckets & RESULT_BITS) / 2.0
     }
 
     /// The stored search score, side to move's view, centipawns.
@@ -319,12 +334,19 @@ mod tests {
         assert!((800..1200).contains(&held), "{held}");
     }
 
-    /// With mirrored inputs each side's view is flipped by its own king: the side to move's
-    /// stored features and the opponent's derived ones are the format's inputs for each side,
-    /// with the kings on the same half and on different halves; and a sample's mirror is the
-    /// sample itself, which is the sample of the mirrored position.
+    /// With mirrored inputs (with and without king buckets) each side's view is flipped by its
+    /// own king: the side to move's stored features and the opponent's derived ones are the
+    /// format's inputs for each side, with the kings on the same half and on different halves
+    /// and in the same or different king buckets; and a sample's mirror is the sample itself,
+    /// which is the sample of the mirrored position.
     #[test]
     fn a_mirrored_inputs_sample_flips_each_view_by_its_own_king() {
+        for layout in [Layout::Mirrored, Layout::MirroredKingBuckets] {
+            mirrored_inputs_sample_flips_each_view_by_its_own_king(layout);
+        }
+    }
+
+    fn mirrored_inputs_sample_flips_each_view_by_its_own_king(layout: Layout) {
         let parse = |fen: &str| -> Chess {
             fen.parse::<shakmaty::fen::Fen>()
                 .unwrap()
@@ -344,15 +366,17 @@ mod tests {
             ("2kr3r/ppp2ppp/8/8/8/8/PP3PPP/R5K1 w - - 0 30", true),
             ("2kr3r/ppp2ppp/8/8/8/8/PP3PPP/2KR4 b - - 0 30", false),
             ("8/5pk1/6p1/8/8/6P1/1K3P2/3R4 w - - 0 40", true),
+            ("8/8/4k3/8/2p5/8/3K4/8 b - - 0 50", true),
+            ("8/8/8/8/2p5/5k2/3K4/8 w - - 0 50", true),
         ] {
             let pos = parse(fen);
-            let s = Sample::new(&pos, 0, GameResult::Draw, Layout::Mirrored);
+            let s = Sample::new(&pos, 0, GameResult::Draw, layout);
             let board = pos.board();
             let view = |side: shakmaty::Color| -> Vec<usize> {
                 let king = board.king_of(side).unwrap();
                 let mut v: Vec<usize> = board
                     .iter()
-                    .map(|(sq, p)| format::input(Layout::Mirrored, side, king, p.color, p.role, sq))
+                    .map(|(sq, p)| format::input(layout, side, king, p.color, p.role, sq))
                     .collect();
                 v.sort_unstable();
                 v
@@ -365,7 +389,7 @@ mod tests {
             setup.board.flip_horizontal();
             let twin: Chess =
                 shakmaty::FromSetup::from_setup(setup, shakmaty::CastlingMode::Standard).unwrap();
-            let t = Sample::new(&twin, 0, GameResult::Draw, Layout::Mirrored);
+            let t = Sample::new(&twin, 0, GameResult::Draw, layout);
             assert_eq!(sorted(&mut t.stm_features()), sorted(&mut s.stm_features()));
             assert_eq!(
                 sorted(&mut t.nstm_features()),

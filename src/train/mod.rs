@@ -25,6 +25,7 @@ pub mod run;
 
 use rayon::prelude::*;
 
+use crate::eval::nnue::format::Layout;
 use crate::rng::Rng;
 use data::Sample;
 use net::{sigmoid, Net, Target};
@@ -116,8 +117,14 @@ pub struct TrainState {
 }
 
 impl TrainState {
+    /// [`TrainState::of_layout`] of plain inputs.
     pub fn new(hidden: usize, buckets: usize, seed: u64) -> TrainState {
-        let net = Net::new(hidden, buckets, seed);
+        TrainState::of_layout(Layout::Plain, hidden, buckets, seed)
+    }
+
+    /// A run's start: a new net of inputs `layout` ([`Net::of_layout`]), the moments zero.
+    pub fn of_layout(layout: Layout, hidden: usize, buckets: usize, seed: u64) -> TrainState {
+        let net = Net::of_layout(layout, hidden, buckets, seed);
         let p = net.params.len();
         TrainState {
             net,

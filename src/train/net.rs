@@ -77,26 +77,35 @@ pub struct Net {
     /// How its inputs see the board: the samples it is trained on are seen so
     /// (`Sample::new`), and its file says it.
     pub layout: Layout,
-    /// `W1` (feature-major, `768 × N`), `b1` (`N`), `W2` (per bucket `2N`, side to move
-    /// first), `b2` (one per bucket).
+    /// `W1` (input-major, `inputs × N`: [`Layout::inputs`]), `b1` (`N`), `W2` (per bucket
+    /// `2N`, side to move first), `b2` (one per bucket).
     pub params: Vec<f32>,
 }
 
 impl Net {
-    /// Parameters of a net with `hidden` neurons and `buckets` output buckets.
-    pub fn param_count(hidden: usize, buckets: usize) -> usize {
-        INPUTS * hidden + hidden + buckets * (2 * hidden + 1)
+    /// Parameters of a net of inputs `layout` with `hidden` neurons and `buckets` output
+    /// buckets.
+    pub fn param_count(layout: Layout, hidden: usize, buckets: usize) -> usize {
+        layout.inputs() * hidden + hidden + buckets * (2 * hidden + 1)
+    }
+
+    /// [`Net::of_layout`] of plain inputs.
+    pub fn new(hidden: usize, buckets: usize, seed: u64) -> Net {
+        Net::of_layout(Layout::Plain, hidden, buckets, seed)
     }
 
     /// `W1` and `W2` uniform in ±1/sqrt(fan-in) from the seeded generator (`W1`, then every
     /// bucket's `W2` in turn: a net of one bucket draws what nets drew before buckets), biases
-    /// zero; plain inputs (`layout` says otherwise where a run asks).
-    pub fn new(hidden: usize, buckets: usize, seed: u64) -> Net {
+    /// zero. `W1`'s bound is that of 768 inputs in every layout: a position has as many active
+    /// inputs with king buckets as without. Plain and mirrored inputs draw the same weights
+    /// (the layout may be set afterwards: it does not change the size); king buckets have
+    /// four times the rows, so their net is made in its layout.
+    pub fn of_layout(layout: Layout, hidden: usize, buckets: usize, seed: u64) -> Net {
         let mut net = Net {
             hidden,
             buckets,
-            layout: Layout::Plain,
-            params: vec![0.0; Net::param_count(hidden, buckets)],
+            layout,
+            params: vec![0.0; Net::param_count(layout, hidden, buckets)],
         };
         let mut rng = Rng::for_game(seed, 0x4e4e_5545);
         let mut uniform = |bound: f32| {
@@ -114,11 +123,16 @@ impl Net {
         net
     }
 
+    /// The input rows of `W1`: the layout's ([`Layout::inputs`]).
+    #[inline(always)]
+    fn inputs(&self) -> usize {
+        self.layout.inputs()
+    }
     pub fn w1(&self) -> &[f32] {
-        &self.params[..INPUTS * self.hidden]
+        &self.params[..self.inputs() * self.hidden]
     }
     pub fn b1(&self) -> &[f32] {
-        let start = INPUTS * self.hidden;
+        let start = self.inputs() * self.hidden;
         &self.params[start..start + self.hidden]
     }
     /// Every bucket's `2N` output weights, bucket after bucket.
@@ -135,7 +149,7 @@ impl Net {
         &self.params[self.b2_range()]
     }
     pub fn w1_mut(&mut self) -> &mut [f32] {
-        let end = INPUTS * self.hidden;
+        let end = self.inputs() * self.hidden;
         &mut self.params[..end]
     }
     pub fn w2_mut(&mut self) -> &mut [f32] {
@@ -144,11 +158,11 @@ impl Net {
     }
     /// Where `b1` lies in `params`.
     pub fn b1_range(&self) -> std::ops::Range<usize> {
-        INPUTS * self.hidden..(INPUTS + 1) * self.hidden
+        self.inputs() * self.hidden..(self.inputs() + 1) * self.hidden
     }
     /// Where `W2` lies in `params`.
     pub fn w2_range(&self) -> std::ops::Range<usize> {
-        let start = (INPUTS + 1) * self.hidden;
+        let start = (self.inputs() + 1) * self.hidden;
         start..start + self.buckets * 2 * self.hidden
     }
     /// Where the `b2`s lie in `params`: the last `buckets` values.
@@ -303,7 +317,7 @@ impl Net {
     ) {
         let n = self.hidden;
         let bucket = self.bucket(s);
-        let (g_w1, rest) = g.split_at_mut(INPUTS * n);
+        let (g_w1, rest) = g.split_at_mut(self.inputs() * n);
         let (g_b1, rest) = rest.split_at_mut(n);
         let (g_w2, g_b2) = rest.split_at_mut(self.buckets * 2 * n);
         let g_w2 = &mut g_w2[bucket * 2 * n..(bucket + 1) * 2 * n];

@@ -113,7 +113,17 @@ pub fn start_state(
             )),
         }
         let mut state = state;
-        // The recipes agree, `--inputs` among them: the net goes on in its layout.
+        // The recipes agree, `--inputs` among them: the net goes on in its layout, whose
+        // input rows the file must have.
+        if state.net.layout.inputs() != recipe.inputs.inputs() {
+            return Err(format!(
+                "{} holds a net of {} input rows, and --inputs {} has {}",
+                path.display(),
+                state.net.layout.inputs(),
+                recipe.inputs.name(),
+                recipe.inputs.inputs()
+            ));
+        }
         state.net.layout = recipe.inputs;
         return Ok(Start {
             state,
@@ -133,8 +143,7 @@ pub fn start_state(
             k
         }
     };
-    let mut state = TrainState::new(recipe.hidden, recipe.buckets, recipe.seed);
-    state.net.layout = recipe.inputs;
+    let state = TrainState::of_layout(recipe.inputs, recipe.hidden, recipe.buckets, recipe.seed);
     Ok(Start {
         state,
         k,

@@ -207,7 +207,7 @@ fn a_resumed_run_ends_where_an_unbroken_one_does() {
 fn the_net_file_has_the_documented_layout_and_reads_back() {
     let bucketed = QuantisedNet::from_float(&Net::new(16, OUTPUT_BUCKETS, 5));
     let bytes = bucketed.to_bytes().unwrap();
-    assert_eq!(bytes.len(), file_bytes(16, 8));
+    assert_eq!(bytes.len(), file_bytes(Layout::Plain, 16, 8));
     assert_eq!(bytes.len(), 64 + 2 * 768 * 16 + 2 * 16 + 8 * (4 * 16 + 4));
     assert_eq!(bytes[36..40], 8u32.to_le_bytes());
     assert_eq!(QuantisedNet::from_bytes(&bytes).unwrap(), bucketed);
@@ -217,7 +217,7 @@ fn the_net_file_has_the_documented_layout_and_reads_back() {
     let net = Net::new(16, 1, 5);
     let q = QuantisedNet::from_float(&net);
     let bytes = q.to_bytes().unwrap();
-    assert_eq!(bytes.len(), file_bytes(16, 1));
+    assert_eq!(bytes.len(), file_bytes(Layout::Plain, 16, 1));
     assert_eq!(bytes.len(), 64 + 2 * 768 * 16 + 2 * 16 + 4 * 16 + 4);
     assert_eq!(&bytes[..8], MAGIC);
     let field = |i: usize| u32::from_le_bytes(bytes[i..i + 4].try_into().unwrap());
@@ -366,6 +366,32 @@ fn a_checkpoint_keeps_its_buckets_and_recipe_and_older_ones_still_load() {
         e.contains("a net of 3 output buckets: the engine loads 1 or 8 (by piece count)"),
         "{e}"
     );
+}
+
+/// A checkpoint of a net of king buckets (four times the input rows) loads back as itself,
+/// its layout told by its size; one cut by a row's worth of floats is refused as cut.
+#[test]
+fn a_checkpoint_of_king_buckets_loads_with_its_four_sets_of_input_rows() {
+    let dir = std::env::temp_dir().join(format!("cutoff-train-ckpt-kb-{}", std::process::id()));
+    let state = TrainState::of_layout(Layout::MirroredKingBuckets, 16, OUTPUT_BUCKETS, 4);
+    assert_eq!(state.net.w1().len(), 4 * 768 * 16);
+    let path = checkpoint::save(&dir, &state, 130.0, "--inputs mirrored-kb4\n").unwrap();
+    let loaded = checkpoint::load(&path).unwrap();
+    let bytes = std::fs::read(&path).unwrap();
+    let cut = resealed({
+        let mut cut = bytes[..bytes.len() - 8].to_vec();
+        cut.truncate(cut.len() - 12 * 16);
+        cut.extend_from_slice(&[0; 8]);
+        cut
+    });
+    let cut_path = dir.join("cut.ckpt");
+    std::fs::write(&cut_path, &cut).unwrap();
+    let refused = checkpoint::load(&cut_path).map(|_| ());
+    std::fs::remove_dir_all(&dir).unwrap();
+    assert_eq!(loaded.state, state);
+    assert_eq!(loaded.state.net.layout, Layout::MirroredKingBuckets);
+    let e = refused.unwrap_err();
+    assert!(e.contains("cut or damaged (wrong size)"), "{e}");
 }
 
 /// A recipe that does not fit its length, or is not text, is a damaged checkpoint: refused
@@ -888,14 +914,21 @@ fn an_epoch_whose_loss_or_weights_turn_non_finite_is_an_error_not_a_report() {
     assert!(e.starts_with("epoch 1, batch 1: the loss is NaN"), "{e}");
 }
 
-/// A trained net of mirrored inputs is the engine's too: written as a version 3 file that the
-/// engine reads as mirrored, its `QuantisedNet::evaluate` (the trainer's reference, on the
-/// samples' features) and the engine's `Network::evaluate` give the same centipawns, with the
-/// kings on either half and on different halves, and a position and its left-right mirror get
-/// the same value.
+/// A trained net of mirrored inputs (with and without king buckets) is the engine's too:
+/// written as a version 3 file that the engine reads in its layout, its
+/// `QuantisedNet::evaluate` (the trainer's reference, on the samples' features) and the
+/// engine's `Network::evaluate` give the same centipawns, with the kings on either half and on
+/// different halves, in the same and in different king buckets, and a position and its
+/// left-right mirror get the same value.
 #[test]
 fn a_mirrored_net_evaluates_alike_in_the_trainer_and_the_engine() {
-    let samples = samples_of(Layout::Mirrored, 20_000);
+    for layout in [Layout::Mirrored, Layout::MirroredKingBuckets] {
+        mirrored_net_evaluates_alike_in_the_trainer_and_the_engine(layout);
+    }
+}
+
+fn mirrored_net_evaluates_alike_in_the_trainer_and_the_engine(layout: Layout) {
+    let samples = samples_of(layout, 20_000);
     let config = TrainConfig {
         buckets: OUTPUT_BUCKETS,
         ..config(32, 2, 2048, 0.01)
@@ -905,8 +938,7 @@ fn a_mirrored_net_evaluates_alike_in_the_trainer_and_the_engine() {
         .build()
         .unwrap();
     let state = pool.install(|| {
-        let mut state = TrainState::new(config.hidden, config.buckets, config.seed);
-        state.net.layout = Layout::Mirrored;
+        let mut state = TrainState::of_layout(layout, config.hidden, config.buckets, config.seed);
         while state.epoch < config.epochs {
             train_epoch(&mut state, &samples, &[], &config, |_| {}).unwrap();
         }
@@ -916,7 +948,7 @@ fn a_mirrored_net_evaluates_alike_in_the_trainer_and_the_engine() {
     let bytes = q.to_bytes().unwrap();
     assert_eq!(u32::from_le_bytes(bytes[8..12].try_into().unwrap()), 3);
     let engine = crate::eval::Network::from_bytes(&bytes).unwrap();
-    assert_eq!(engine.layout(), Layout::Mirrored);
+    assert_eq!(engine.layout(), layout);
     let fens = [
         // Both kings on e-h, both on a-d, White's on a-d and Black's on e-h, and the reverse.
         "r1bq1rk1/pp2bppp/2n1pn2/3p4/2PP4/2N1PN2/PP3PPP/R2Q1RK1 w - - 0 8",
@@ -925,17 +957,19 @@ fn a_mirrored_net_evaluates_alike_in_the_trainer_and_the_engine() {
         "2kr3r/ppp2ppp/8/8/8/8/PP3PPP/R5K1 b - - 0 30",
         "8/5pk1/6p1/8/8/6P1/1K3P2/3R4 w - - 0 40",
         "8/8/4k3/8/2p5/8/3K4/8 b - - 0 50",
+        // King buckets: White's on its second rank, Black's on its back rank's file d.
+        "3k4/8/8/8/8/8/4K3/8 w - - 0 60",
     ];
     for fen in fens {
         let pos = crate::position::pos(fen);
-        let s = Sample::new(&pos, 0, crate::datagen::GameResult::Draw, Layout::Mirrored);
+        let s = Sample::new(&pos, 0, crate::datagen::GameResult::Draw, layout);
         let reference = q.evaluate(s.stm_features(), s.nstm_features());
         assert_eq!(i64::from(engine.evaluate(&pos).0), reference, "{fen}");
         let mut setup = shakmaty::Position::to_setup(&pos, shakmaty::EnPassantMode::Legal);
         setup.board.flip_horizontal();
         let twin: shakmaty::Chess =
             shakmaty::FromSetup::from_setup(setup, shakmaty::CastlingMode::Chess960).unwrap();
-        let t = Sample::new(&twin, 0, crate::datagen::GameResult::Draw, Layout::Mirrored);
+        let t = Sample::new(&twin, 0, crate::datagen::GameResult::Draw, layout);
         assert_eq!(q.evaluate(t.stm_features(), t.nstm_features()), reference);
         assert_eq!(engine.evaluate(&twin), engine.evaluate(&pos), "{fen}");
     }

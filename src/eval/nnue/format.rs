@@ -14,6 +14,9 @@
 //! perspective whose own king is on files e-h sees the board mirrored left to right:
 //! [`input`], [`Layout`]). Version 3 files say which in bytes 40..44; versions 1 and 2 are
 //! plain. A plain net is written as version 2 (its bytes as before), a mirrored one as 3.
+//! A third layout, mirrored inputs in [`KING_BUCKETS`] king buckets, gives each perspective
+//! one set of 768 inputs per region its own king stands in ([`Layout::king_bucket`]), so its
+//! file has 768 × 4 input rows ([`Layout::inputs`]).
 //!
 //! **One rule for both directions.** [`read`] refuses a file for the first thing wrong with it,
 //! saying what; [`write()`] refuses, with the same words, any net [`read`] would refuse, so every
@@ -27,8 +30,12 @@
 
 use shakmaty::{Color, File, Role, Square};
 
-/// Features per perspective: 2 colours × 6 roles × 64 squares.
+/// Features per perspective: 2 colours × 6 roles × 64 squares. A net of king buckets has this
+/// many inputs per bucket ([`Layout::inputs`]).
 pub const INPUTS: usize = 768;
+/// The king buckets of [`Layout::MirroredKingBuckets`]: where a perspective's own king stands,
+/// seen from its side and mirrored to files a-d ([`Layout::king_bucket`]).
+pub const KING_BUCKETS: usize = 4;
 /// Quantisation of the first layer (activations clamp at it) and of the output weights.
 pub const QA: i32 = 255;
 pub const QB: i32 = 64;
@@ -103,21 +110,42 @@ pub enum Layout {
     /// Horizontally mirrored: each perspective's squares flipped file a <-> h while its own
     /// king stands on files e-h.
     Mirrored,
+    /// Mirrored as [`Layout::Mirrored`], and a set of 768 inputs for each of [`KING_BUCKETS`]
+    /// regions of the perspective's own king ([`Layout::king_bucket`]; akimbo measured +16.7
+    /// Elo for king buckets on top of mirroring).
+    MirroredKingBuckets,
 }
 
 /// The layouts a net file may say, in words, for errors and usage messages.
-pub const LAYOUT_RULE: &str = "0 (plain) or 1 (horizontally mirrored)";
+pub const LAYOUT_RULE: &str =
+    "0 (plain), 1 (horizontally mirrored) or 2 (mirrored, 4 king buckets)";
 
 impl Layout {
     /// Every layout, in the order of their codes.
-    pub const ALL: [Layout; 2] = [Layout::Plain, Layout::Mirrored];
+    pub const ALL: [Layout; 3] = [Layout::Plain, Layout::Mirrored, Layout::MirroredKingBuckets];
 
     /// The value of the header's input layout field.
     pub fn code(self) -> u32 {
         match self {
             Layout::Plain => 0,
             Layout::Mirrored => 1,
+            Layout::MirroredKingBuckets => 2,
         }
+    }
+
+    /// Inputs per perspective: 768, times [`KING_BUCKETS`] with king buckets.
+    pub const fn inputs(self) -> usize {
+        match self {
+            Layout::MirroredKingBuckets => INPUTS * KING_BUCKETS,
+            Layout::Plain | Layout::Mirrored => INPUTS,
+        }
+    }
+
+    /// Whether a perspective's inputs depend on where its own king stands (mirrored, with or
+    /// without king buckets): a king move may then change every input of its side
+    /// ([`Layout::view`]).
+    pub fn king_relative(self) -> bool {
+        self != Layout::Plain
     }
 
     /// The layout of a header's code, if it is one.
@@ -130,6 +158,7 @@ impl Layout {
         match self {
             Layout::Plain => "plain",
             Layout::Mirrored => "mirrored",
+            Layout::MirroredKingBuckets => "mirrored-kb4",
         }
     }
 
@@ -144,27 +173,79 @@ impl Layout {
     /// orientation.
     #[inline]
     pub fn flip(self, king: Square) -> usize {
-        if self == Layout::Mirrored && king.file() >= File::E {
+        if self.king_relative() && king.file() >= File::E {
             7
         } else {
             0
         }
     }
 
-    /// The file version that says this layout: 2 for plain inputs, 3 for mirrored ones.
+    /// The king bucket of `perspective` whose own king stands on `king` (0 without king
+    /// buckets). The king's square is seen from its side (rank 1 is the perspective's back
+    /// rank) and mirrored to files a-d: 0 on the back rank's files a-c (a castled king: g1
+    /// mirrors to b1), 1 on its file d (the king's own square, e1 or d1), 2 on the second rank,
+    /// 3 further up.
+    #[inline]
+    pub fn king_bucket(self, perspective: Color, king: Square) -> usize {
+        if self != Layout::MirroredKingBuckets {
+            return 0;
+        }
+        let rank = if perspective.is_white() {
+            u32::from(king.rank())
+        } else {
+            7 - u32::from(king.rank())
+        };
+        let file = u32::from(king.file());
+        let file = if file >= 4 { 7 - file } else { file };
+        match (rank, file) {
+            (0, 0..=2) => 0,
+            (0, _) => 1,
+            (1, _) => 2,
+            _ => 3,
+        }
+    }
+
+    /// How `perspective`, whose own king stands on `king`, sees the board: what it XORs into a
+    /// plain feature ([`Layout::flip`]) and what it adds after (its king bucket's first input).
+    #[inline]
+    pub fn view(self, perspective: Color, king: Square) -> (usize, usize) {
+        (
+            self.flip(king),
+            INPUTS * self.king_bucket(perspective, king),
+        )
+    }
+
+    /// The views a perspective can have in this layout (flip × king bucket): 1 plain, 2
+    /// mirrored, 8 with king buckets.
+    pub fn views(self) -> usize {
+        match self {
+            Layout::Plain => 1,
+            Layout::Mirrored => 2,
+            Layout::MirroredKingBuckets => 2 * KING_BUCKETS,
+        }
+    }
+
+    /// Which of [`Layout::views`] `perspective` has with its own king on `king`: two kings'
+    /// squares with the same index see every piece the same way.
+    #[inline]
+    pub fn view_index(self, perspective: Color, king: Square) -> usize {
+        usize::from(self.flip(king) != 0) + 2 * self.king_bucket(perspective, king)
+    }
+
+    /// The file version that says this layout: 2 for plain inputs, 3 for the others.
     pub fn version(self) -> u32 {
         match self {
             Layout::Plain => VERSION,
-            Layout::Mirrored => VERSION_LAYOUT,
+            Layout::Mirrored | Layout::MirroredKingBuckets => VERSION_LAYOUT,
         }
     }
 }
 
 /// The input index of a `color` `role` on `sq` as `perspective`, whose own king stands on
 /// `king`, sees it in a net of `layout`: [`feature`], flipped left to right where the layout
-/// says ([`Layout::flip`]). The one definition of a net's inputs: the engine's accumulators,
-/// the trainer's samples (and through them its float net and integer reference) all take
-/// their indices from here.
+/// says ([`Layout::flip`]), in the set of inputs of the king's bucket ([`Layout::view`]). The
+/// one definition of a net's inputs: the engine's accumulators, the trainer's samples (and
+/// through them its float net and integer reference) all take their indices from here.
 #[inline]
 pub fn input(
     layout: Layout,
@@ -174,7 +255,8 @@ pub fn input(
     role: Role,
     sq: Square,
 ) -> usize {
-    feature(perspective, color, role, sq) ^ layout.flip(king)
+    let (flip, offset) = layout.view(perspective, king);
+    (feature(perspective, color, role, sq) ^ flip) + offset
 }
 
 /// The input index of a `color` `role` on `sq` as `perspective` sees it in a net of plain
@@ -244,7 +326,8 @@ pub fn check_hidden(hidden: usize) -> Result<(), String> {
 /// it is written.
 fn shape_error(inputs: usize, hidden: usize) -> String {
     format!(
-        "unsupported net shape {inputs} -> {hidden} (the engine loads {INPUTS} inputs and {HIDDEN_RULE} neurons)"
+        "unsupported net shape {inputs} -> {hidden} (the engine loads {INPUTS} inputs, {} with king buckets, and {HIDDEN_RULE} neurons)",
+        Layout::MirroredKingBuckets.inputs()
     )
 }
 
@@ -256,15 +339,16 @@ pub struct Shape {
     pub layout: Layout,
 }
 
-/// The file size of a 768 → `hidden` net with `buckets` output buckets: the header, `W1`,
-/// `b1`, then per bucket `2·hidden` output weights (i16) and a bias (i32).
-pub fn file_bytes(hidden: usize, buckets: usize) -> usize {
-    HEADER_BYTES + 2 * INPUTS * hidden + 2 * hidden + buckets * (4 * hidden + 4)
+/// The file size of a net of inputs `layout` ([`Layout::inputs`]: 768, or 768 per king
+/// bucket) → `hidden` with `buckets` output buckets: the header, `W1`, `b1`, then per bucket
+/// `2·hidden` output weights (i16) and a bias (i32).
+pub fn file_bytes(layout: Layout, hidden: usize, buckets: usize) -> usize {
+    HEADER_BYTES + 2 * layout.inputs() * hidden + 2 * hidden + buckets * (4 * hidden + 4)
 }
 
 impl Shape {
     pub fn file_bytes(&self) -> usize {
-        file_bytes(self.hidden, self.buckets)
+        file_bytes(self.layout, self.hidden, self.buckets)
     }
 }
 
@@ -288,7 +372,7 @@ pub fn size_mismatch(len: u64, expected: u64) -> String {
 fn fields(version: u32, shape: Shape) -> Vec<(&'static str, u32)> {
     let mut fields = vec![
         ("version", version),
-        ("inputs", INPUTS as u32),
+        ("inputs", shape.layout.inputs() as u32),
         ("hidden", shape.hidden as u32),
         ("activation", SCRELU),
         ("QA", QA as u32),
@@ -342,7 +426,9 @@ const LAYOUT_AT: usize = 40;
 
 /// The shape a net file's header promises, every header byte before the hash checked: the
 /// magic, the version (3, 2 read as plain inputs, or 1 read as one bucket and plain inputs),
-/// the shape (768 inputs, [`HIDDEN_RULE`], [`BUCKET_RULE`], [`LAYOUT_RULE`]), the
+/// the shape (768 inputs or 768 per king bucket, [`HIDDEN_RULE`], [`BUCKET_RULE`],
+/// [`LAYOUT_RULE`]; the input count must be the layout's, which the comparison with the
+/// header this format writes checks), the
 /// quantisation, then each byte against the header this format writes for that version (so
 /// the reserved bytes must be zero). `bytes` may be the header alone (a loader reads it first
 /// to bound the rest).
@@ -358,8 +444,10 @@ pub fn read_header(bytes: &[u8]) -> Result<Shape, String> {
         ));
     }
     let hidden = field(16) as usize;
-    if field(12) as usize != INPUTS || check_hidden(hidden).is_err() {
-        return Err(shape_error(field(12) as usize, hidden));
+    let inputs = field(12) as usize;
+    let known = Layout::ALL.iter().any(|l| l.inputs() == inputs);
+    if !known || check_hidden(hidden).is_err() {
+        return Err(shape_error(inputs, hidden));
     }
     let buckets = if version == VERSION_ONE_BUCKET {
         1
@@ -416,14 +504,15 @@ pub fn check_range(hidden: usize, w1: &[i16], b1: &[i16], w2: &[i16]) -> Result<
             "output weight {i} is {w}, outside the +/-{MAX_W2} the engine's 16-bit products allow"
         ));
     }
-    let mut column = vec![0i32; INPUTS];
+    let inputs = w1.len() / hidden.max(1);
+    let mut column = vec![0i32; inputs];
     for (j, &bias) in b1.iter().enumerate() {
         for (f, c) in column.iter_mut().enumerate() {
             *c = i32::from(w1[f * hidden + j]);
         }
         column.sort_unstable();
         let low: i32 = column[..MAX_PIECES].iter().filter(|&&w| w < 0).sum();
-        let high: i32 = column[INPUTS - MAX_PIECES..]
+        let high: i32 = column[inputs - MAX_PIECES..]
             .iter()
             .filter(|&&w| w > 0)
             .sum();
@@ -455,7 +544,7 @@ pub fn check_range(hidden: usize, w1: &[i16], b1: &[i16], w2: &[i16]) -> Result<
 #[derive(Clone, Copy, Debug)]
 pub struct Layers<'a> {
     pub layout: Layout,
-    /// Feature-major, `768 × N`.
+    /// Input-major, `inputs × N` ([`Layout::inputs`]).
     pub w1: &'a [i16],
     pub b1: &'a [i16],
     /// Bucket-major: each bucket's `2N`, the side to move's half first.
@@ -485,11 +574,12 @@ impl Layers<'_> {
     /// count, the lengths of the layers and the range check.
     pub fn check(&self) -> Result<(), String> {
         let (hidden, buckets) = (self.hidden(), self.buckets());
-        check_hidden(hidden).map_err(|_| shape_error(INPUTS, hidden))?;
+        let inputs = self.layout.inputs();
+        check_hidden(hidden).map_err(|_| shape_error(inputs, hidden))?;
         check_buckets(buckets)?;
-        if self.w1.len() != INPUTS * hidden || self.w2.len() != buckets * 2 * hidden {
+        if self.w1.len() != inputs * hidden || self.w2.len() != buckets * 2 * hidden {
             return Err(format!(
-                "layers of {}, {}, {} and {} weights do not make a {INPUTS} -> {hidden} net of {buckets} output buckets",
+                "layers of {}, {}, {} and {} weights do not make a {inputs} -> {hidden} net of {buckets} output buckets",
                 self.w1.len(),
                 hidden,
                 self.w2.len(),
@@ -538,7 +628,7 @@ pub fn write(net: Layers) -> Result<Vec<u8>, String> {
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Weights {
     pub layout: Layout,
-    /// Feature-major, `768 × N`.
+    /// Input-major, `inputs × N` ([`Layout::inputs`]).
     pub w1: Vec<i16>,
     pub b1: Vec<i16>,
     /// Bucket-major: each bucket's `2N`, the side to move's half first.
@@ -568,8 +658,9 @@ pub fn read(bytes: &[u8]) -> Result<(Weights, u64), String> {
     let expected = shape.file_bytes();
     if bytes.len() != expected {
         return Err(format!(
-            "net file of {} bytes, {expected} expected for a {INPUTS} -> {hidden} net of {buckets} output bucket{} {}",
+            "net file of {} bytes, {expected} expected for a {} -> {hidden} net of {buckets} output bucket{} {}",
             bytes.len(),
+            layout.inputs(),
             if buckets == 1 { "" } else { "s" },
             size_mismatch(bytes.len() as u64, expected as u64)
         ));
@@ -583,7 +674,7 @@ pub fn read(bytes: &[u8]) -> Result<(Weights, u64), String> {
             "net file checksum {stored:016x}, its contents hash to {hash:016x}"
         ));
     }
-    let (w1, rest) = payload.split_at(2 * INPUTS * hidden);
+    let (w1, rest) = payload.split_at(2 * layout.inputs() * hidden);
     let (b1, rest) = rest.split_at(2 * hidden);
     let (w2, b2) = rest.split_at(buckets * 4 * hidden);
     let (w1, b1, w2) = (i16s(w1), i16s(b1), i16s(w2));
@@ -716,6 +807,50 @@ mod tests {
             assert_eq!(Layout::from_code(layout.code()), Some(layout));
             assert_eq!(Layout::from_name(layout.name()), Some(layout));
         }
-        assert_eq!(Layout::from_code(2), None);
+        assert_eq!(Layout::from_code(3), None);
+    }
+
+    /// King buckets: 0 on the back rank's files a-c and f-h (mirrored), 1 on d or e of it, 2 on
+    /// the second rank, 3 above; seen from each side's own back rank; the inputs of bucket b
+    /// are the mirrored inputs moved up by 768 · b, so every index is below 4 · 768.
+    #[test]
+    fn king_buckets_split_the_back_rank_the_second_rank_and_the_rest() {
+        let kb = Layout::MirroredKingBuckets;
+        let (white, black) = (Color::White, Color::Black);
+        for (king, want) in [
+            (Square::G1, 0),
+            (Square::A1, 0),
+            (Square::C1, 0),
+            (Square::F1, 0),
+            (Square::E1, 1),
+            (Square::D1, 1),
+            (Square::H2, 2),
+            (Square::E3, 3),
+            (Square::A8, 3),
+        ] {
+            assert_eq!(kb.king_bucket(white, king), want, "white {king}");
+            assert_eq!(
+                kb.king_bucket(black, king.flip_vertical()),
+                want,
+                "black {king}"
+            );
+            assert_eq!(Layout::Mirrored.king_bucket(white, king), 0);
+        }
+        for perspective in [white, black] {
+            for king in Square::ALL {
+                let bucket = kb.king_bucket(perspective, king);
+                for sq in Square::ALL {
+                    let got = input(kb, perspective, king, black, Role::Rook, sq);
+                    let mirrored =
+                        input(Layout::Mirrored, perspective, king, black, Role::Rook, sq);
+                    assert_eq!(got, mirrored + INPUTS * bucket);
+                    assert!(got < kb.inputs());
+                }
+                let view = kb.view_index(perspective, king);
+                assert_eq!(view % 2, usize::from(king.file() >= File::E));
+                assert_eq!(view / 2, bucket);
+                assert!(view < kb.views());
+            }
+        }
     }
 }

@@ -54,8 +54,8 @@ use kernels::{portable, screlu_dot};
 pub mod format;
 use format::Layers;
 pub use format::{
-    file_bytes, fnv1a, Layout, Shape, HEADER_BYTES, INPUTS, MAGIC, OUTPUT_BUCKETS, QA, QB, SCALE,
-    VERSION,
+    file_bytes, fnv1a, Layout, Shape, HEADER_BYTES, INPUTS, KING_BUCKETS, MAGIC, OUTPUT_BUCKETS,
+    QA, QB, SCALE, VERSION,
 };
 
 /// A loaded network, shared by every search thread.
@@ -63,10 +63,10 @@ pub use format::{
 pub struct Network {
     hidden: usize,
     /// How its inputs see the board ([`format::input`]): plain, or mirrored left to right for
-    /// a perspective whose king is on files e-h.
+    /// a perspective whose king is on files e-h, with or without king buckets.
     layout: Layout,
-    /// Feature-major: the `hidden` weights of feature 0, then of feature 1, ... (aligned, so
-    /// that every row is: the kernels' loads are then never split).
+    /// Input-major: the `hidden` weights of input 0, then of input 1, ... (`layout.inputs()`
+    /// rows; aligned, so that every row is: the kernels' loads are then never split).
     w1: Aligned,
     b1: Vec<i16>,
     /// Per bucket, the side to move's `hidden` weights, then the other side's (aligned, as
@@ -225,12 +225,17 @@ impl Network {
         if self.buckets() > 1 {
             notes.push(format!("{} output buckets", self.buckets()));
         }
-        if self.layout == Layout::Mirrored {
-            notes.push("mirrored inputs".to_string());
+        match self.layout {
+            Layout::Plain => {}
+            Layout::Mirrored => notes.push("mirrored inputs".to_string()),
+            Layout::MirroredKingBuckets => {
+                notes.push(format!("mirrored inputs, {KING_BUCKETS} king buckets"))
+            }
         }
+        let inputs = self.layout.inputs();
         match notes.is_empty() {
-            true => format!("{INPUTS}x{} net", self.hidden),
-            false => format!("{INPUTS}x{} net ({})", self.hidden, notes.join(", ")),
+            true => format!("{inputs}x{} net", self.hidden),
+            false => format!("{inputs}x{} net ({})", self.hidden, notes.join(", ")),
         }
     }
 
@@ -303,21 +308,17 @@ fn own_king(board: &Board, perspective: Color) -> Square {
     board.king_of(perspective).unwrap_or(Square::A1)
 }
 
-/// Whether a king's move from `from` to `to` crosses the d/e file boundary, which turns its
-/// side's mirrored inputs over.
-#[inline]
-fn crosses_the_middle(from: Square, to: Square) -> bool {
-    (from.file() >= shakmaty::File::E) != (to.file() >= shakmaty::File::E)
-}
-
-/// The side whose king `delta` takes across the d/e boundary (a king move, or castling:
-/// Chess960's king may cross too), which then sees every piece flipped; `MoveDelta` lists a
+/// The side whose king `delta` takes to another view of the board in a net of `layout`
+/// (across the d/e boundary, or into another king bucket; a king move, or castling:
+/// Chess960's king may cross too), which then sees every piece anew; `MoveDelta` lists a
 /// moving king first.
 #[inline]
-fn turned_side(delta: &MoveDelta) -> Option<Color> {
+fn turned_side(layout: Layout, delta: &MoveDelta) -> Option<Color> {
     match (delta.removed[0], delta.added[0]) {
         (Some((from, a)), Some((to, b)))
-            if from.role == Role::King && to.role == Role::King && crosses_the_middle(a, b) =>
+            if from.role == Role::King
+                && to.role == Role::King
+                && layout.view_index(from.color, a) != layout.view_index(from.color, b) =>
         {
             Some(from.color)
         }
@@ -340,9 +341,10 @@ fn features(color: Color, role: Role, sq: Square) -> (usize, usize) {
 #[derive(Clone, Debug)]
 pub struct Accumulators {
     net: Arc<Network>,
-    /// The net's inputs are mirrored: a move's rows are taken with each king's flip, and a
-    /// king that crosses the d/e boundary rebuilds its side's accumulator (decided once, here;
-    /// one predictable branch per move for a plain net).
+    /// The net's inputs are mirrored (with or without king buckets): a move's rows are taken
+    /// with each king's view, and a king that changes its view (crosses the d/e boundary,
+    /// changes bucket) rebuilds its side's accumulator (decided once, here; one predictable
+    /// branch per move for a plain net).
     mirrored: bool,
     /// Whether the AVX2 kernel updates them: decided once, here, not per move.
     simd: bool,
@@ -353,8 +355,8 @@ pub struct Accumulators {
     fixed: bool,
     /// `MAX_PLY + 2` pairs of `2 · hidden` values, ply-major (aligned, as the weights).
     stack: Aligned,
-    /// Where a king crossing the d/e boundary rebuilds its side's accumulator from (mirrored
-    /// inputs only; see `cache.rs`).
+    /// Where a king changing its view rebuilds its side's accumulator from (mirrored inputs
+    /// only; see `cache.rs`).
     cache: RefreshCache,
 }
 
@@ -362,11 +364,11 @@ impl Accumulators {
     pub fn new(net: Arc<Network>) -> Accumulators {
         let stack = Aligned::zeroed((MAX_PLY + 2) * 2 * net.hidden);
         let simd = has_avx2();
-        let mirrored = net.layout == Layout::Mirrored;
+        let mirrored = net.layout.king_relative();
         Accumulators {
             fixed: simd && net.hidden == BUILT_IN_HIDDEN,
             mirrored,
-            cache: RefreshCache::new(&net.b1),
+            cache: RefreshCache::new(&net.b1, net.layout.views()),
             net,
             simd,
             stack,
@@ -454,13 +456,14 @@ impl Accumulators {
     }
 
     /// [`Accumulators::update`] for a net of mirrored inputs: each perspective's rows taken
-    /// with its own king's flip on the `child` board; a perspective whose king the move takes
-    /// across the d/e boundary (a king move, or castling: Chess960's king may cross too) sees
-    /// every piece flipped, so its accumulator is rebuilt from `child`, the other's updated.
+    /// with its own king's view on the `child` board; a perspective whose king the move takes
+    /// to another view (across the d/e boundary or into another king bucket: a king move, or
+    /// castling) sees every piece anew, so its accumulator is rebuilt from `child`, the
+    /// other's updated.
     fn update_mirrored(&mut self, delta: MoveDelta, ply: Ply, child: &Board) {
         let net = &*self.net;
         let hidden = net.hidden;
-        let turned = turned_side(&delta);
+        let turned = turned_side(net.layout, &delta);
         let (parent_acc, child_acc) = Self::parent_and_child(&mut self.stack, 2 * hidden, ply);
         let (parent_white, parent_black) = parent_acc.split_at(hidden);
         let (child_white, child_black) = child_acc.split_at_mut(hidden);
@@ -480,7 +483,8 @@ impl Accumulators {
                         sq,
                     ))
                 };
-                self.cache.refresh(child, perspective, king, row, acc);
+                let view = net.layout.view_index(perspective, king);
+                self.cache.refresh(child, perspective, view, row, acc);
                 continue;
             }
             let king = own_king(child, perspective);
@@ -508,10 +512,10 @@ impl Accumulators {
     /// [`Accumulators::update`] where `fixed` holds: the move's rows of both perspectives
     /// handed to the kernel compiled for the built-in width, one call per move; `MIRRORED`
     /// (the net's layout, as a constant so that the plain path computes no flip) takes each
-    /// perspective's rows with its king's flip on the board `after` the move. `false`, with nothing
+    /// perspective's rows with its king's view on the board `after` the move. `false`, with nothing
     /// written, for a delta of another shape (a piece put on an empty board's square: none in
-    /// standard chess), which the general path then takes. A king that crosses the d/e
-    /// boundary (mirrored) has its side's half, updated with the wrong flip, rebuilt after.
+    /// standard chess), which the general path then takes. A king that changes its view
+    /// (mirrored) has its side's half, updated with the wrong view, rebuilt after.
     #[inline]
     fn update_fixed<const MIRRORED: bool>(
         &mut self,
@@ -520,23 +524,31 @@ impl Accumulators {
         after: &Board,
     ) -> bool {
         const N: usize = BUILT_IN_HIDDEN;
-        let turned = if MIRRORED { turned_side(&delta) } else { None };
-        let (flip_white, flip_black) = if MIRRORED {
+        let layout = self.net.layout;
+        let turned = if MIRRORED {
+            turned_side(layout, &delta)
+        } else {
+            None
+        };
+        let ((flip_white, base_white), (flip_black, base_black)) = if MIRRORED {
             (
-                Layout::Mirrored.flip(own_king(after, Color::White)),
-                Layout::Mirrored.flip(own_king(after, Color::Black)),
+                layout.view(Color::White, own_king(after, Color::White)),
+                layout.view(Color::Black, own_king(after, Color::Black)),
             )
         } else {
-            (0, 0)
+            ((0, 0), (0, 0))
         };
         // The rows sliced with the width known when compiling (shifts, not multiplications).
         let w1: &[i16] = &self.net.w1;
         let row = |feature: usize| &w1[feature * N..(feature + 1) * N];
         // A piece's row as White sees it and as Black does (`format::input`: the plain
-        // feature, flipped by the perspective's king).
+        // feature, flipped by the perspective's king, in its king bucket's inputs).
         let rows = |(piece, sq): (shakmaty::Piece, Square)| {
             let (fw, fb) = features(piece.color, piece.role, sq);
-            (row(fw ^ flip_white), row(fb ^ flip_black))
+            (
+                row((fw ^ flip_white) + base_white),
+                row((fb ^ flip_black) + base_black),
+            )
         };
         let (parent, child) = Self::parent_and_child(&mut self.stack, 2 * N, ply);
         // SAFETY: `fixed` is true only where `has_avx2()` said so and the net is `N` wide
@@ -574,7 +586,8 @@ impl Accumulators {
             let row = |color, role, sq| {
                 net.feature_weights(format::input(net.layout, side, king, color, role, sq))
             };
-            self.cache.refresh(after, side, king, row, half);
+            let view = layout.view_index(side, king);
+            self.cache.refresh(after, side, view, row, half);
         }
         true
     }

@@ -15,7 +15,8 @@ pub(crate) fn random_bucketed_network(hidden: usize, buckets: usize, seed: u64) 
     random_network_of(Layout::Plain, hidden, buckets, seed)
 }
 
-/// [`random_bucketed_network`] with inputs of `layout` (the same weights for either).
+/// [`random_bucketed_network`] with inputs of `layout` (the same weights for plain and
+/// mirrored inputs; king buckets draw a row for each of their 4 × 768 inputs).
 pub(crate) fn random_network_of(
     layout: Layout,
     hidden: usize,
@@ -24,7 +25,9 @@ pub(crate) fn random_network_of(
 ) -> Network {
     let mut rng = Rng::new(seed);
     let mut draw = |lo: i32, hi: i32| (lo + rng.below((hi - lo + 1) as usize) as i32) as i16;
-    let w1 = (0..INPUTS * hidden).map(|_| draw(-60, 60)).collect();
+    let w1 = (0..layout.inputs() * hidden)
+        .map(|_| draw(-60, 60))
+        .collect();
     let b1 = (0..hidden).map(|_| draw(-20, 120)).collect();
     let w2 = (0..buckets * 2 * hidden).map(|_| draw(-126, 126)).collect();
     let b2 = (0..buckets).map(|_| i32::from(draw(-3000, 3000))).collect();
@@ -402,17 +405,26 @@ const CROSSING_FENS: [(&str, CastlingMode); 6] = [
     ),
 ];
 
-/// With mirrored inputs too, updated move by move, the accumulators equal the ones built from
-/// scratch at every node: kings crossing the d/e boundary (a side rebuilt), castling both ways
-/// (Chess960's included), en passant, promotions, null moves; at a small width and at the
-/// built-in one (its aligned kernels), of one output bucket and of eight.
+/// With mirrored inputs too, with and without king buckets, updated move by move, the
+/// accumulators equal the ones built from scratch at every node: kings crossing the d/e
+/// boundary or into another king bucket (a side rebuilt), castling both ways (Chess960's
+/// included), en passant, promotions, null moves; at a small width and at the built-in one
+/// (its aligned kernels), of one output bucket and of eight.
 #[test]
 fn incremental_accumulators_of_mirrored_inputs_equal_fresh_ones_at_every_node() {
-    for (hidden, buckets, depth, least) in [
-        (32, 1, 3, 100_000),
-        (BUILT_IN_HIDDEN, OUTPUT_BUCKETS, 2, 3_000),
+    for (layout, hidden, buckets, depth, least) in [
+        (Layout::Mirrored, 32, 1, 3, 100_000),
+        (Layout::Mirrored, BUILT_IN_HIDDEN, OUTPUT_BUCKETS, 2, 3_000),
+        (Layout::MirroredKingBuckets, 32, 1, 3, 100_000),
+        (
+            Layout::MirroredKingBuckets,
+            BUILT_IN_HIDDEN,
+            OUTPUT_BUCKETS,
+            2,
+            3_000,
+        ),
     ] {
-        let net = Arc::new(random_network_of(Layout::Mirrored, hidden, buckets, 2));
+        let net = Arc::new(random_network_of(layout, hidden, buckets, 2));
         let mut acc = Accumulators::new(Arc::clone(&net));
         let mut visited = 0;
         for (fen, mode) in CROSSING_FENS {
@@ -425,11 +437,20 @@ fn incremental_accumulators_of_mirrored_inputs_equal_fresh_ones_at_every_node() 
     }
 }
 
+/// Whether a king's move from `from` to `to` crosses the d/e file boundary, which turns its
+/// side's mirrored inputs over.
+fn crosses_the_middle(from: Square, to: Square) -> bool {
+    (from.file() >= shakmaty::File::E) != (to.file() >= shakmaty::File::E)
+}
+
 /// The walks above do cross the boundary: among the moves of the crossing positions are king
-/// moves and castlings from files a-d to e-h and back, in both castling modes.
+/// moves and castlings from files a-d to e-h and back, in both castling modes; and king moves
+/// into another king bucket that stay on their half, by both colours.
 #[test]
 fn the_crossing_positions_have_king_moves_across_the_d_e_boundary() {
     let mut crossings = [0usize; 2];
+    let mut bucket_changes = [0usize; 2];
+    let kb = Layout::MirroredKingBuckets;
     for (fen, mode) in CROSSING_FENS {
         let p = crate::position::read_fen(fen, mode, crate::position::FenPolicy::Strict).unwrap();
         for m in p.legal_moves() {
@@ -438,19 +459,31 @@ fn the_crossing_positions_have_king_moves_across_the_d_e_boundary() {
                 if king.role == Role::King && crosses_the_middle(from, to) {
                     crossings[usize::from(m.is_castle())] += 1;
                 }
+                if king.role == Role::King
+                    && !crosses_the_middle(from, to)
+                    && kb.king_bucket(king.color, from) != kb.king_bucket(king.color, to)
+                {
+                    bucket_changes[usize::from(king.color.is_black())] += 1;
+                }
             }
         }
     }
     assert!(crossings.iter().all(|&n| n >= 2), "{crossings:?}");
+    assert!(bucket_changes.iter().all(|&n| n >= 2), "{bucket_changes:?}");
 }
 
-/// With mirrored inputs a position and its left-right mirror (no castling rights: they are
-/// no inputs but the mirror would not keep them) evaluate the same, and with plain inputs of
-/// the same weights, in general, not.
+/// With mirrored inputs (with and without king buckets) a position and its left-right mirror
+/// (no castling rights: they are no inputs but the mirror would not keep them) evaluate the
+/// same, and with plain inputs of the same weights, in general, not.
 #[test]
 fn a_left_right_mirrored_position_evaluates_the_same_with_mirrored_inputs() {
-    let mirrored = random_network_of(Layout::Mirrored, 64, OUTPUT_BUCKETS, 3);
     let plain = random_network_of(Layout::Plain, 64, OUTPUT_BUCKETS, 3);
+    for layout in [Layout::Mirrored, Layout::MirroredKingBuckets] {
+        mirrored_twins_evaluate_the_same(&random_network_of(layout, 64, OUTPUT_BUCKETS, 3), &plain);
+    }
+}
+
+fn mirrored_twins_evaluate_the_same(mirrored: &Network, plain: &Network) {
     let mut plain_differs = 0;
     let positions = positions_of_every_size();
     for p in positions.iter().step_by(20) {
@@ -508,11 +541,16 @@ fn a_version_3_net_round_trips_and_an_unknown_input_layout_is_refused() {
         assert_eq!(read.evaluate(p), plain.evaluate(p));
     }
     let mut unknown = bytes.clone();
-    unknown[40] = 2;
+    unknown[40] = 3;
     assert_eq!(
         Network::from_bytes(&unknown).unwrap_err(),
-        "header byte 40 (input layout) is 2: this build reads 0 (plain) or 1 (horizontally mirrored)"
+        "header byte 40 (input layout) is 3: this build reads 0 (plain), 1 (horizontally mirrored) or 2 (mirrored, 4 king buckets)"
     );
+    // Layout 2 (king buckets) with the 768 inputs of the others: the inputs field is wrong.
+    let mut short = bytes.clone();
+    short[40] = 2;
+    let e = Network::from_bytes(&short).unwrap_err();
+    assert_eq!(e, "header byte 13 (inputs) is 3, the format's is 12");
     let mut swapped = bytes.clone();
     swapped[40] = 0;
     let e = Network::from_bytes(&swapped).unwrap_err();
@@ -521,4 +559,49 @@ fn a_version_3_net_round_trips_and_an_unknown_input_layout_is_refused() {
     reserved[44] = 1;
     let e = Network::from_bytes(&reserved).unwrap_err();
     assert_eq!(e, "header byte 44 (reserved, zero) is 1, the format's is 0");
+}
+
+/// A net of king buckets is written as a version 3 file of layout 2 with 4 × 768 input rows
+/// (its size the format's `file_bytes`), reads back as itself and says so; and a position
+/// whose two kings stand in the same bucket (each from its own side) evaluates as the mirrored
+/// net made of that bucket's rows alone: both kings castled (bucket 0), both on their second
+/// rank (2), both in the middle of the board (3).
+#[test]
+fn a_king_bucket_net_round_trips_with_its_four_sets_of_inputs() {
+    let hidden = 32;
+    let net = random_network_of(Layout::MirroredKingBuckets, hidden, OUTPUT_BUCKETS, 6);
+    let bytes = net.to_bytes();
+    assert_eq!(u32::from_le_bytes(bytes[8..12].try_into().unwrap()), 3);
+    assert_eq!(u32::from_le_bytes(bytes[12..16].try_into().unwrap()), 3072);
+    assert_eq!(u32::from_le_bytes(bytes[40..44].try_into().unwrap()), 2);
+    assert_eq!(
+        bytes.len(),
+        file_bytes(Layout::MirroredKingBuckets, hidden, OUTPUT_BUCKETS)
+    );
+    let back = Network::from_bytes(&bytes).unwrap();
+    assert_eq!(back, net);
+    assert_eq!(
+        back.describe(),
+        "3072x32 net (8 output buckets, mirrored inputs, 4 king buckets)"
+    );
+    let rows = INPUTS * hidden;
+    let bucket_net = |bucket: usize| {
+        Network::from_layout_and_weights(
+            Layout::Mirrored,
+            net.w1[bucket * rows..(bucket + 1) * rows].to_vec(),
+            net.b1.clone(),
+            net.w2.to_vec(),
+            net.b2.clone(),
+        )
+    };
+    for (fen, bucket) in [
+        ("6k1/5ppp/8/8/8/8/5PPP/6K1 w - - 0 1", 0),
+        ("8/2p2pk1/8/8/8/8/1K3PP1/8 b - - 0 1", 2),
+        ("8/8/4k3/8/8/3K4/8/8 w - - 0 1", 3),
+    ] {
+        let p = pos(fen);
+        assert_eq!(net.evaluate(&p), bucket_net(bucket).evaluate(&p), "{fen}");
+        let other = bucket_net((bucket + 1) % KING_BUCKETS);
+        assert_ne!(net.evaluate(&p), other.evaluate(&p), "{fen}");
+    }
 }
