@@ -28,11 +28,14 @@ fn random_bucketed_network(hidden: usize, buckets: usize, seed: u64) -> Network 
     random_network_of(Layout::Plain, hidden, buckets, seed)
 }
 
-/// [`random_bucketed_network`] with inputs of `layout` (the same weights for either).
+/// [`random_bucketed_network`] with inputs of `layout` (the same weights for plain and mirrored
+/// inputs; king buckets draw a row for each of their 4 × 768 inputs).
 fn random_network_of(layout: Layout, hidden: usize, buckets: usize, seed: u64) -> Network {
     let mut rng = Rng::new(seed);
     let mut draw = |lo: i32, hi: i32| (lo + rng.below((hi - lo + 1) as usize) as i32) as i16;
-    let w1 = (0..INPUTS * hidden).map(|_| draw(-60, 60)).collect();
+    let w1 = (0..layout.inputs() * hidden)
+        .map(|_| draw(-60, 60))
+        .collect();
     let b1 = (0..hidden).map(|_| draw(-20, 120)).collect();
     let w2 = (0..buckets * 2 * hidden).map(|_| draw(-126, 126)).collect();
     let b2 = (0..buckets).map(|_| i32::from(draw(-3000, 3000))).collect();
@@ -79,12 +82,20 @@ fn incremental_values_equal_fresh_ones_over_the_perft_suite() {
 /// a helper's panic is caught so that the search still answers, and comes back in the
 /// outcome's `helper_failures`, which must be empty; the main thread's panic is caught too and
 /// comes back in `failure`, which must be `None` (else a mismatch there would pass unseen).
-/// And with a net of mirrored inputs on one thread (kings crossing the d/e boundary in search).
+/// And with a net of mirrored inputs on one thread (kings crossing the d/e boundary in search),
+/// and one of king buckets (kings changing bucket too) on one thread and on two.
 #[test]
 fn incremental_values_equal_fresh_ones_in_bench_searches() {
     let plain = random_bucketed_network(32, OUTPUT_BUCKETS, 12);
     let mirrored = random_network_of(Layout::Mirrored, 32, OUTPUT_BUCKETS, 12);
-    for (net, threads) in [(&plain, 1), (&plain, 2), (&mirrored, 1)] {
+    let king_buckets = random_network_of(Layout::MirroredKingBuckets, 32, OUTPUT_BUCKETS, 12);
+    for (net, threads) in [
+        (&plain, 1),
+        (&plain, 2),
+        (&mirrored, 1),
+        (&king_buckets, 1),
+        (&king_buckets, 2),
+    ] {
         let net = Arc::new(net.clone());
         let mut searcher = Searcher::new(16);
         searcher.set_network(Arc::clone(&net)).unwrap();
