@@ -204,6 +204,24 @@ tunables! {
     /// A queen.
     see_queen: i32 = 950, 700..=1300, step 40;
 
+    // Correction history (tables/correction.rs; steps 4b, 4d and 4e of search round 4): the
+    // tables learn the search's error together; the evaluation takes each table's entry
+    // times its weight, in 1/`CORR_WEIGHT_SCALE` (the defaults take each whole, as the
+    // steps were measured). Declared for the round's SPSA (issue 77).
+    /// The pawn table's weight.
+    corr_pawn_weight: i32 = 256, 0..=512, step 24;
+    /// The weight of each colour's non-pawn table (step 4d).
+    corr_non_pawn_weight: i32 = 256, 0..=512, step 24;
+    /// The minor pieces' table's weight (step 4e).
+    corr_minor_weight: i32 = 256, 0..=512, step 24;
+    /// The major pieces' table's weight (step 4e).
+    corr_major_weight: i32 = 256, 0..=512, step 24;
+    /// The largest error learnt and the largest entry, in centipawns.
+    corr_max_error: i32 = 64, 16..=160, step 8;
+    /// The fastest an entry learns, in 1/256 of the way to the error per update (a node at
+    /// depth `d` learns at `min(d + 1, corr_rate_cap)`).
+    corr_rate_cap: i32 = 16, 4..=48, step 2;
+
     // Time manager. Set on 27 Nov from 25 / 75 / 55 so that Cutoff spends its clock about as
     // fully as Ethereal 12 does (100 games at 10+0.1 each, docs/strength.md): 0.190 -> 0.236 s a
     // move (Ethereal 0.219-0.242), lowest clock 2.67 -> 0.86 s on average, no time loss. 18
@@ -252,6 +270,10 @@ pub const HELPER_SKIP_SIZE: [i32; 20] =
     [1, 1, 2, 2, 2, 2, 3, 3, 3, 3, 3, 3, 4, 4, 4, 4, 4, 4, 4, 4];
 pub const HELPER_SKIP_PHASE: [i32; 20] =
     [0, 1, 0, 1, 2, 3, 0, 1, 2, 3, 4, 5, 0, 1, 2, 3, 4, 5, 6, 7];
+
+/// The scale of the correction tables' weights (`corr_*_weight`): a weight of this much takes
+/// a table's entry whole.
+pub const CORR_WEIGHT_SCALE: i32 = 256;
 
 /// Default of the `Move Overhead` option, in milliseconds.
 pub const DEFAULT_MOVE_OVERHEAD_MS: u64 = 20;

@@ -7,16 +7,18 @@
 
 use shakmaty::{Bitboard, Chess, Color, Position};
 
+use crate::search::params::{
+    corr_major_weight, corr_max_error, corr_minor_weight, corr_non_pawn_weight, corr_pawn_weight,
+    corr_rate_cap, CORR_WEIGHT_SCALE,
+};
 use crate::types::{Depth, Score};
 
 /// Entries per table and side (a power of two: the index is the top bits of a key).
 const ENTRIES: usize = 16_384;
 /// Corrections are kept in 1/`GRAIN` centipawns, so that small updates add up.
 const GRAIN: i32 = 256;
-/// The largest correction, in centipawns.
-const MAX_CP: i32 = 64;
-/// An update moves an entry by `weight / WEIGHT_SCALE` of the way to the new error.
-const WEIGHT_SCALE: i32 = 256;
+/// An update moves an entry by `rate / RATE_SCALE` of the way to the new error.
+const RATE_SCALE: i32 = 256;
 
 /// Which tables key a position's correction besides the pawns' (the steps' switches).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -120,6 +122,20 @@ impl CorrectionKeys {
     }
 }
 
+/// Each table's weight in the correction the evaluation takes, in `CorrectionHistory`'s row
+/// order (the tunables; both colours' non-pawn tables share one).
+#[inline(always)]
+fn weights() -> [i32; TABLES] {
+    let non_pawn = corr_non_pawn_weight();
+    [
+        corr_pawn_weight(),
+        non_pawn,
+        non_pawn,
+        corr_minor_weight(),
+        corr_major_weight(),
+    ]
+}
+
 #[inline]
 fn side(turn: Color) -> usize {
     usize::from(turn == Color::White)
@@ -161,10 +177,24 @@ impl Slots {
 }
 
 impl CorrectionHistory {
-    /// The sum of the entries at `slots` for side `s`, in 1/`GRAIN` centipawns.
+    /// The sum of the entries at `slots` for side `s`, in 1/`GRAIN` centipawns: what the
+    /// tables learn together.
     #[inline]
     fn total(&self, s: usize, slots: Slots) -> i32 {
         slots.used().map(|(t, i)| self.0[t][s][i]).sum()
+    }
+
+    /// The correction the evaluation takes, in centipawns: each entry times its table's weight
+    /// (`weights`, in 1/`CORR_WEIGHT_SCALE`), summed and truncated. At the weights' defaults
+    /// (each `CORR_WEIGHT_SCALE`) it is [`Self::total`] over `GRAIN` to the integer: both
+    /// quotients truncate the same rational number.
+    #[inline]
+    fn correction(&self, s: usize, slots: Slots, weights: [i32; TABLES]) -> i32 {
+        let applied: i32 = slots
+            .used()
+            .map(|(t, i)| weights[t] * self.0[t][s][i])
+            .sum();
+        applied / (GRAIN * CORR_WEIGHT_SCALE)
     }
 
     /// `eval` corrected by what was learnt about positions with the pawns (and the pieces of
@@ -177,7 +207,7 @@ impl CorrectionHistory {
         eval: Score,
         tables: Tables,
     ) -> Score {
-        let correction = self.total(side(turn), Slots::of(keys, tables)) / GRAIN;
+        let correction = self.correction(side(turn), Slots::of(keys, tables), weights());
         let bound = Score::TB_WIN_BOUND.0 - 1;
         Score((eval.0 + correction).clamp(-bound, bound))
     }
@@ -206,18 +236,19 @@ impl CorrectionHistory {
         value: Score,
         tables: Tables,
     ) {
-        let error = (value.0 - static_eval.0).clamp(-MAX_CP, MAX_CP) * GRAIN;
+        let max = corr_max_error();
+        let error = (value.0 - static_eval.0).clamp(-max, max) * GRAIN;
         let s = side(turn);
         let slots = Slots::of(keys, tables);
         let total = self.total(s, slots);
-        let weight = (depth + 1).min(16);
+        let rate = (depth + 1).min(corr_rate_cap());
         for (t, i) in slots.used() {
             // Each entry moves towards the error less what the other entries already give:
             // the pawn entry alone, as before step 4d, to the same integer.
             let entry = &mut self.0[t][s][i];
             let target = error - (total - *entry);
-            *entry = (*entry * (WEIGHT_SCALE - weight) + target * weight) / WEIGHT_SCALE;
-            *entry = (*entry).clamp(-MAX_CP * GRAIN, MAX_CP * GRAIN);
+            *entry = (*entry * (RATE_SCALE - rate) + target * rate) / RATE_SCALE;
+            *entry = (*entry).clamp(-max * GRAIN, max * GRAIN);
         }
     }
 
@@ -254,8 +285,56 @@ mod tests {
                 c.update(&keys, turn, 15, Score(0), Score(-1000), tables);
             }
             let floor = c.correct(&keys, turn, Score(0), tables).0;
-            assert!((-MAX_CP - 4..=-MAX_CP + 1).contains(&floor), "{floor}");
+            let max = corr_max_error();
+            assert!((-max - 4..=-max + 1).contains(&floor), "{floor}");
         }
+    }
+
+    /// A history whose every entry of side 0, slot 0 holds `entries` (one a table).
+    fn holding(entries: [i32; TABLES]) -> CorrectionHistory {
+        let mut c = CorrectionHistory::default();
+        for (t, e) in entries.into_iter().enumerate() {
+            c.0[t][0][0] = e;
+        }
+        c
+    }
+
+    /// The weights' defaults take every table whole: the correction is the entries' sum over
+    /// `GRAIN`, truncated, to the integer, for sums of either sign and any remainder (the
+    /// searches of `Bench: 1388568` were measured so).
+    #[test]
+    fn the_default_weights_correct_by_the_entries_sum_to_the_integer() {
+        let slots = Slots([0; TABLES]);
+        let mut rng = crate::rng::Rng::for_game(77, 0);
+        for _ in 0..10_000 {
+            let mut entries = [0; TABLES];
+            for e in &mut entries {
+                let max = corr_max_error() * GRAIN;
+                *e = (rng.next_u64() % (2 * max as u64 + 1)) as i32 - max;
+            }
+            let c = holding(entries);
+            let sum: i32 = entries.iter().sum();
+            assert_eq!(
+                c.correction(0, slots, weights()),
+                sum / GRAIN,
+                "{entries:?}"
+            );
+        }
+    }
+
+    /// A table's weight scales its share alone: none at 0, half at half the scale.
+    #[test]
+    fn each_weight_scales_its_own_tables_share() {
+        let slots = Slots([0; TABLES]);
+        let c = holding([40 * GRAIN, 8 * GRAIN, -4 * GRAIN, 20 * GRAIN, -12 * GRAIN]);
+        let whole = CORR_WEIGHT_SCALE;
+        assert_eq!(c.correction(0, slots, [whole; TABLES]), 52);
+        assert_eq!(c.correction(0, slots, [0, whole, whole, whole, whole]), 12);
+        assert_eq!(
+            c.correction(0, slots, [whole / 2, whole, whole, 0, whole]),
+            12
+        );
+        assert_eq!(c.correction(0, slots, [whole, 0, 0, 0, 2 * whole]), 16);
     }
 
     /// Each key hashes its own pieces only: a knight's move changes the white non-pawn and
