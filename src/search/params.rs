@@ -204,7 +204,7 @@ tunables! {
     /// A queen.
     see_queen: i32 = 950, 700..=1300, step 40;
 
-    // Correction history (tables/correction.rs; steps 4b, 4d and 4e of search round 4): the
+    // Correction history (tables/correction.rs; step 4b, with search round 4's 4d and 4e): the
     // tables learn the search's error together; the evaluation takes each table's entry
     // times its weight, in 1/`CORR_WEIGHT_SCALE` (the defaults take each whole, as the
     // steps were measured). Declared for the round's SPSA (issue 77).

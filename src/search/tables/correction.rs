@@ -290,7 +290,8 @@ mod tests {
         }
     }
 
-    /// A history whose every entry of side 0, slot 0 holds `entries` (one a table).
+    /// An empty history but for side 0's entry at index 0 of each table `t`, which holds
+    /// `entries[t]`.
     fn holding(entries: [i32; TABLES]) -> CorrectionHistory {
         let mut c = CorrectionHistory::default();
         for (t, e) in entries.into_iter().enumerate() {
