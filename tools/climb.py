@@ -17,7 +17,8 @@ and their pooled row, only the pooled row is drawn. Rows of the strength-limit t
 (`UCI_Elo` settings) count only at full strength. An Elo cell is `+20.5 ± 11.7` or an estimate
 with its interval's ends, `−96.2 (−148..−48)`; a build cell may open with the bench alone
 (`1484865`), and its date stands for the row's. An opponent named "native" (built with its own
-`make`, for the CPU) is a series of its own, apart from the plain `cargo build` of its version.
+`make`, for the CPU) is a series of its own, apart from the plain `cargo build` of its version
+(a row that says "not native").
 Matches that the log gives in prose alone are not drawn.
 
 The x axis has one column per build (its `Bench:` node count, `+ net` where the row says the
@@ -195,8 +196,9 @@ def opponent_in(text):
     if setting:
         return engine, m.group(2), f"UCI_Elo {setting.group(1)}"
     # Built with its own `make` (for the CPU it runs on): a stronger engine than the plain
-    # `cargo build` of the same version, so a series of its own.
-    return engine, m.group(2), "native" if re.search(r"\bnative\b", text) else None
+    # `cargo build` of the same version, so a series of its own. "not native" names the plain one.
+    native = re.search(r"(?<!\bnot )\bnative\b", text)
+    return engine, m.group(2), "native" if native else None
 
 
 def version_key(version):
@@ -484,6 +486,7 @@ python3 match.py --tc 2+0.02 --seed 9   # `Bench: 999`, 29 Nov
 | Ethereal 12, second | 2 | 4 | 1-1-2 | +3.0 ± 4.0 | [0, 0, 2, 0, 0] |
 | **Ethereal 12, both** | 1 + 2 | 8 | 3-2-3 | **+5.0 ± 6.0** | [0, 1, 2, 1, 0] |
 | akimbo 0.6.0 | 3 | 2 | 1-1-0 | +0.0 ± 9.0 | [0, 0, 1, 0, 0] |
+| akimbo 0.7.0 (built with plain `cargo build`: not native) | 4 | 2 | 2-0-0 | +9.0 ± 9.0 | [0, 0, 0, 0, 1] |
 
 | Cutoff build | opponent | seed | games | W-L-D | Elo ± 95 % |
 |---|---|---|---|---|---|
@@ -503,6 +506,7 @@ def selftest():
         ("Ethereal 12", "456", "", "2026-11-28", "10+0.1", None, (1, 2, 3), -10.0, 5.0, (8,)),
         ("Ethereal 12", "456", "", "2026-11-28", "10+0.1", 8, (3, 2, 3), 5.0, 6.0, (1, 2)),
         ("akimbo 0.6.0", "456", "", "2026-11-28", "10+0.1", 2, (1, 1, 0), 0.0, 9.0, (3,)),
+        ("akimbo 0.7.0", "456", "", "2026-11-28", "10+0.1", 2, (2, 0, 0), 9.0, 9.0, (4,)),
         ("Reckless 0.7.0 native", "1234567", "", "2026-11-27", "10+0.1", 100, (13, 40, 47),
          -96.2, 50.0, (5,)),
         ("Reckless 0.7.0", "1234567", "", "2026-11-27", "10+0.1", 100, (40, 13, 47), 96.2,
